@@ -1,0 +1,9 @@
+// fastmv: fast matrix-vector kernels. Include this header for the whole API.
+#pragma once
+
+#include "fastmv/context.hpp"
+#include "fastmv/error.hpp"
+#include "fastmv/gemv.hpp"
+#include "fastmv/info.hpp"
+#include "fastmv/types.hpp"
+#include "fastmv/version.hpp"

@@ -1,0 +1,339 @@
+// CPU GEMV: Highway SIMD kernels compiled once per x86 target (SSSE3 .. AVX-512)
+// and chosen at run time, threaded with OpenMP.
+//
+// Both canonical forms (kernels/gemv_kernels.hpp) stream A in storage order:
+//   Dot  - four stored vectors at a time, two accumulators each (eight independent
+//          FMA chains hide the FMA latency when A sits in L1/L2), x re-read from cache;
+//   Axpy - four stored vectors at a time added into a y accumulator that lives in
+//          L1/L2, so A is read once, contiguously, with no strided gather.
+// Threads split the stored vectors, so each thread streams one contiguous part of
+// A; in the Axpy form every thread sums into its own partial y, reduced in parallel.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "kernels/gemv_kernels.hpp"
+#include "cpu/gemv_cpu_policy.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/gemv_cpu.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace fastmv::kernels::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// out[i] = dot(A + i*lda, x) over `length` elements, for i < kRows.
+template <size_t kRows, typename T>
+HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
+                         const T* HWY_RESTRICT x, T* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  const size_t N = hn::Lanes(d);
+  V sum0[kRows];
+  V sum1[kRows];
+  for (size_t i = 0; i < kRows; ++i) sum0[i] = sum1[i] = hn::Zero(d);
+  size_t c = 0;
+  for (; c + 2 * N <= length; c += 2 * N) {
+    const V x0 = hn::LoadU(d, x + c);
+    const V x1 = hn::LoadU(d, x + c + N);
+    for (size_t i = 0; i < kRows; ++i) {
+      sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
+      sum1[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c + N), x1, sum1[i]);
+    }
+  }
+  if (c + N <= length) {
+    const V x0 = hn::LoadU(d, x + c);
+    for (size_t i = 0; i < kRows; ++i) {
+      sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
+    }
+    c += N;
+  }
+#if !HWY_MEM_OPS_MIGHT_FAULT
+  // Masked loads do not fault past the end on this target: no scalar tail.
+  if (c < length) {
+    const auto mask = hn::FirstN(d, length - c);
+    const V x0 = hn::MaskedLoad(mask, d, x + c);
+    for (size_t i = 0; i < kRows; ++i) {
+      sum1[i] = hn::MulAdd(hn::MaskedLoad(mask, d, A + i * lda + c), x0, sum1[i]);
+    }
+    c = length;
+  }
+#endif
+  for (size_t i = 0; i < kRows; ++i) {
+    T total = hn::GetLane(hn::SumOfLanes(d, hn::Add(sum0[i], sum1[i])));
+    for (size_t t = c; t < length; ++t) total += A[i * lda + t] * x[t];
+    out[i] = total;
+  }
+}
+
+// y[r] = alpha * dot(A_r, x) + beta * y[r] for the stored vectors r < rows;
+// x and y contiguous; y is not read when beta == 0.
+template <typename T>
+void DotRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
+             const T* HWY_RESTRICT x, T alpha, T beta, T* HWY_RESTRICT y) {
+  constexpr size_t kBlock = 4;
+  T dots[kBlock];
+  size_t r = 0;
+  for (; r + kBlock <= rows; r += kBlock) {
+    DotBlock<kBlock>(A + r * lda, lda, length, x, dots);
+    for (size_t i = 0; i < kBlock; ++i) {
+      y[r + i] = beta == T(0) ? alpha * dots[i] : alpha * dots[i] + beta * y[r + i];
+    }
+  }
+  for (; r < rows; ++r) {
+    DotBlock<1>(A + r * lda, lda, length, x, dots);
+    y[r] = beta == T(0) ? alpha * dots[0] : alpha * dots[0] + beta * y[r];
+  }
+}
+
+// acc[c] += sum_{i < kRows} coef[i] * A[i*lda + c] for c < length.
+template <size_t kRows, typename T>
+HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
+                          const T* HWY_RESTRICT coef, T* HWY_RESTRICT acc) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  const size_t N = hn::Lanes(d);
+  V scale[kRows];
+  for (size_t i = 0; i < kRows; ++i) scale[i] = hn::Set(d, coef[i]);
+  size_t c = 0;
+  for (; c + N <= length; c += N) {
+    V sum = hn::LoadU(d, acc + c);
+    for (size_t i = 0; i < kRows; ++i) {
+      sum = hn::MulAdd(scale[i], hn::LoadU(d, A + i * lda + c), sum);
+    }
+    hn::StoreU(sum, d, acc + c);
+  }
+#if !HWY_MEM_OPS_MIGHT_FAULT
+  if (c < length) {
+    const auto mask = hn::FirstN(d, length - c);
+    V sum = hn::MaskedLoad(mask, d, acc + c);
+    for (size_t i = 0; i < kRows; ++i) {
+      sum = hn::MulAdd(scale[i], hn::MaskedLoad(mask, d, A + i * lda + c), sum);
+    }
+    hn::BlendedStore(sum, mask, d, acc + c);
+    c = length;
+  }
+#endif
+  for (; c < length; ++c) {
+    T sum = acc[c];
+    for (size_t i = 0; i < kRows; ++i) sum += coef[i] * A[i * lda + c];
+    acc[c] = sum;
+  }
+}
+
+// acc[c] += alpha * sum_{r < rows} x[r] * A[r*lda + c] for c < length; x and acc
+// contiguous. Columns go in chunks that keep acc in L1/L2 while rows stream by.
+template <typename T>
+void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
+              const T* HWY_RESTRICT x, T alpha, T* HWY_RESTRICT acc) {
+  constexpr size_t kBlock = 4;
+  const size_t chunk = GemvCpuPolicy::kAxpyChunkBytes / sizeof(T);
+  for (size_t c0 = 0; c0 < length; c0 += chunk) {
+    const size_t width = std::min(chunk, length - c0);
+    T coef[kBlock];
+    size_t r = 0;
+    for (; r + kBlock <= rows; r += kBlock) {
+      for (size_t i = 0; i < kBlock; ++i) coef[i] = alpha * x[r + i];
+      AxpyBlock<kBlock>(A + r * lda + c0, lda, width, coef, acc + c0);
+    }
+    for (; r < rows; ++r) {
+      coef[0] = alpha * x[r];
+      AxpyBlock<1>(A + r * lda + c0, lda, width, coef, acc + c0);
+    }
+  }
+}
+
+void DotRowsF32(const float* A, size_t lda, size_t rows, size_t length, const float* x,
+                float alpha, float beta, float* y) {
+  DotRows(A, lda, rows, length, x, alpha, beta, y);
+}
+void DotRowsF64(const double* A, size_t lda, size_t rows, size_t length, const double* x,
+                double alpha, double beta, double* y) {
+  DotRows(A, lda, rows, length, x, alpha, beta, y);
+}
+void AxpyRowsF32(const float* A, size_t lda, size_t rows, size_t length, const float* x,
+                 float alpha, float* acc) {
+  AxpyRows(A, lda, rows, length, x, alpha, acc);
+}
+void AxpyRowsF64(const double* A, size_t lda, size_t rows, size_t length, const double* x,
+                 double alpha, double* acc) {
+  AxpyRows(A, lda, rows, length, x, alpha, acc);
+}
+
+}  // namespace fastmv::kernels::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace fastmv::kernels::cpu {
+
+HWY_EXPORT(DotRowsF32);
+HWY_EXPORT(DotRowsF64);
+HWY_EXPORT(AxpyRowsF32);
+HWY_EXPORT(AxpyRowsF64);
+
+namespace {
+
+void dot_rows(const float* A, size_t lda, size_t rows, size_t length, const float* x,
+              float alpha, float beta, float* y) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF32)(A, lda, rows, length, x, alpha, beta, y);
+}
+void dot_rows(const double* A, size_t lda, size_t rows, size_t length, const double* x,
+              double alpha, double beta, double* y) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF64)(A, lda, rows, length, x, alpha, beta, y);
+}
+void axpy_rows(const float* A, size_t lda, size_t rows, size_t length, const float* x,
+               float alpha, float* acc) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF32)(A, lda, rows, length, x, alpha, acc);
+}
+void axpy_rows(const double* A, size_t lda, size_t rows, size_t length, const double* x,
+               double alpha, double* acc) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF64)(A, lda, rows, length, x, alpha, acc);
+}
+
+// [begin, end) of part `part` when `total` items are cut into `parts` near-equal
+// parts whose boundaries are multiples of `granule` (except the last).
+struct Range {
+  size_t begin;
+  size_t end;
+};
+Range split(size_t total, size_t parts, size_t part, size_t granule) {
+  const size_t granules = (total + granule - 1) / granule;
+  const size_t begin = std::min(total, granules * part / parts * granule);
+  const size_t end = std::min(total, granules * (part + 1) / parts * granule);
+  return {begin, end};
+}
+
+// Threads worth using: none beyond the first until A is large enough to pay for
+// waking them (GemvCpuPolicy), and never more than there are granules of work.
+int threads_for(size_t matrix_bytes, size_t granules, int max_threads) {
+  if (max_threads <= 1 || matrix_bytes < GemvCpuPolicy::kMinBytesPerThread * 2) return 1;
+  const size_t by_size = matrix_bytes / GemvCpuPolicy::kMinBytesPerThread;
+  return static_cast<int>(std::max<size_t>(
+      1, std::min({static_cast<size_t>(max_threads), by_size, granules})));
+}
+
+// y = beta * y over a contiguous y; beta == 0 writes zeros without reading.
+template <typename T>
+void scale(T* y, size_t n, T beta) {
+  if (beta == T(0)) {
+    std::fill(y, y + n, T(0));
+  } else if (beta != T(1)) {
+    for (size_t i = 0; i < n; ++i) y[i] *= beta;
+  }
+}
+
+// Dot form, contiguous x and y: threads take blocks of stored vectors.
+template <typename T>
+void gemv_dot(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
+  const size_t rows = p.count, length = p.length, lda = p.lda;
+  const int threads = threads_for(rows * length * sizeof(T), rows / 4 + 1, max_threads);
+  if (threads == 1) {
+    dot_rows(p.A, lda, rows, length, x, p.alpha, p.beta, y);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const Range part = split(rows, omp_get_num_threads(), omp_get_thread_num(), 4);
+    if (part.end > part.begin) {
+      dot_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x, p.alpha, p.beta,
+               y + part.begin);
+    }
+  }
+}
+
+// Axpy form, contiguous x and y (y already scaled by beta). Many stored vectors:
+// threads take blocks of them and sum into partial vectors; few stored vectors
+// (a short-wide problem): threads take column strips of every stored vector.
+template <typename T>
+void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
+  const size_t rows = p.count, length = p.length, lda = p.lda;
+  const size_t bytes = rows * length * sizeof(T);
+  const bool split_rows = rows >= GemvCpuPolicy::kAxpyMinRowsPerThread * 2;
+  const size_t granules =
+      split_rows ? rows / GemvCpuPolicy::kAxpyMinRowsPerThread : length / 64 + 1;
+  const int threads = threads_for(bytes, granules, max_threads);
+  if (threads == 1) {
+    axpy_rows(p.A, lda, rows, length, x, p.alpha, y);
+    return;
+  }
+  if (!split_rows) {
+#pragma omp parallel num_threads(threads)
+    {
+      const Range part = split(length, omp_get_num_threads(), omp_get_thread_num(), 64);
+      if (part.end > part.begin) {
+        axpy_rows(p.A + part.begin, lda, rows, part.end - part.begin, x, p.alpha, y + part.begin);
+      }
+    }
+    return;
+  }
+  // Partial sums of threads 1.. ; thread 0 adds straight into y.
+  std::vector<T> partials(static_cast<size_t>(threads - 1) * length);
+#pragma omp parallel num_threads(threads)
+  {
+    const int team = omp_get_num_threads();
+    const int id = omp_get_thread_num();
+    T* acc = id == 0 ? y : partials.data() + static_cast<size_t>(id - 1) * length;
+    if (id != 0) std::fill(acc, acc + length, T(0));
+    const Range part = split(rows, team, id, 4);
+    if (part.end > part.begin) {
+      axpy_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x + part.begin,
+                p.alpha, acc);
+    }
+#pragma omp barrier
+    const Range strip = split(length, team, id, 64);
+    for (int t = 1; t < team; ++t) {
+      const T* partial = partials.data() + static_cast<size_t>(t - 1) * length;
+      for (size_t c = strip.begin; c < strip.end; ++c) y[c] += partial[c];
+    }
+  }
+}
+
+template <typename T>
+void gemv_impl(const GemvProblem<T>& p, int max_threads) {
+  const size_t x_size = p.x_size(), y_size = p.y_size();
+  if (p.alpha == T(0)) {  // y = beta * y; A and x are not read
+    for (size_t i = 0; i < y_size; ++i) {
+      T& yi = p.y[static_cast<index_t>(i) * p.incy];
+      yi = p.beta == T(0) ? T(0) : p.beta * yi;
+    }
+    return;
+  }
+  // Non-unit increments: gather into contiguous copies (O(n) next to O(mn)) and
+  // run the unit-stride kernels on them.
+  std::vector<T> x_packed, y_packed;
+  const T* x = p.x;
+  if (p.incx != 1) {
+    x_packed.resize(x_size);
+    for (size_t i = 0; i < x_size; ++i) x_packed[i] = p.x[static_cast<index_t>(i) * p.incx];
+    x = x_packed.data();
+  }
+  T* y = p.y;
+  if (p.incy != 1) {
+    y_packed.resize(y_size);
+    if (p.beta != T(0)) {
+      for (size_t i = 0; i < y_size; ++i) y_packed[i] = p.y[static_cast<index_t>(i) * p.incy];
+    }
+    y = y_packed.data();
+  }
+  if (p.form == GemvForm::Dot) {
+    gemv_dot(p, x, y, max_threads);
+  } else {
+    scale(y, y_size, p.beta);
+    gemv_axpy(p, x, y, max_threads);
+  }
+  if (p.incy != 1) {
+    for (size_t i = 0; i < y_size; ++i) p.y[static_cast<index_t>(i) * p.incy] = y_packed[i];
+  }
+}
+
+}  // namespace
+
+void gemv(const GemvProblem<float>& problem, int threads) { gemv_impl(problem, threads); }
+void gemv(const GemvProblem<double>& problem, int threads) { gemv_impl(problem, threads); }
+
+}  // namespace fastmv::kernels::cpu
+#endif  // HWY_ONCE

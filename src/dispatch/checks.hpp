@@ -1,0 +1,73 @@
+// Argument checks shared by the public entry points. They throw
+// fastmv::InvalidArgument naming the function, the argument and its value.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "fastmv/error.hpp"
+#include "fastmv/types.hpp"
+
+namespace fastmv::checks {
+
+// Sizes multiplied out in 128 bits cannot overflow before they are compared.
+__extension__ typedef __int128 wide_int;
+
+inline std::string str(index_t value) { return std::to_string(value); }
+
+inline std::string address(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", pointer);
+  return text;
+}
+
+inline void require(bool condition, const char* function, const char* argument,
+                    const std::string& value, const std::string& requirement) {
+  if (!condition) throw InvalidArgument(function, argument, value, requirement);
+}
+
+// The bytes [begin, end) an operand touches, and the offset in elements from the
+// pointer the caller passed to the operand's logical element 0.
+struct Span {
+  std::uintptr_t begin;
+  std::uintptr_t end;
+  index_t first_element_offset;
+};
+
+inline bool overlap(const Span& a, const Span& b) { return a.begin < b.end && b.begin < a.end; }
+
+namespace detail {
+template <typename T>
+Span span_of(const char* function, const char* argument, const std::string& value,
+             const T* pointer, wide_int elements, index_t first_element_offset) {
+  const wide_int bytes = elements * static_cast<wide_int>(sizeof(T));
+  const auto begin = reinterpret_cast<std::uintptr_t>(pointer);
+  require(bytes <= std::numeric_limits<std::ptrdiff_t>::max() &&
+              bytes <= static_cast<wide_int>(std::numeric_limits<std::uintptr_t>::max() - begin),
+          function, argument, value, "makes the operand span more memory than can be addressed");
+  return Span{begin, begin + static_cast<std::uintptr_t>(bytes), first_element_offset};
+}
+}  // namespace detail
+
+// A vector of `length` > 0 elements with increment `inc` != 0 (BLAS convention:
+// a negative increment starts at the end of the array).
+template <typename T>
+Span vector_span(const char* function, const char* inc_name, const T* pointer, index_t length,
+                 index_t inc) {
+  const wide_int step = inc < 0 ? -static_cast<wide_int>(inc) : static_cast<wide_int>(inc);
+  const wide_int last = static_cast<wide_int>(length - 1) * step;
+  const index_t first_offset = inc < 0 ? static_cast<index_t>(last) : 0;
+  return detail::span_of(function, inc_name, str(inc), pointer, last + 1, first_offset);
+}
+
+// `count` > 0 stored vectors of `length` > 0 elements, `ld` apart.
+template <typename T>
+Span matrix_span(const char* function, const T* pointer, index_t count, index_t length,
+                 index_t ld) {
+  const wide_int elements = static_cast<wide_int>(count - 1) * ld + length;
+  return detail::span_of(function, "lda", str(ld), pointer, elements, 0);
+}
+
+}  // namespace fastmv::checks
