@@ -130,7 +130,7 @@ HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
 template <typename T>
 void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
               const T* HWY_RESTRICT x, T alpha, T* HWY_RESTRICT acc) {
-  constexpr size_t kBlock = 4;
+  constexpr size_t kBlock = GemvCpuPolicy::kAxpyRowsPerPass;
   const size_t chunk = GemvCpuPolicy::kAxpyChunkBytes / sizeof(T);
   for (size_t c0 = 0; c0 < length; c0 += chunk) {
     const size_t width = std::min(chunk, length - c0);
@@ -139,6 +139,11 @@ void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
     for (; r + kBlock <= rows; r += kBlock) {
       for (size_t i = 0; i < kBlock; ++i) coef[i] = alpha * x[r + i];
       AxpyBlock<kBlock>(A + r * lda + c0, lda, width, coef, acc + c0);
+    }
+    if (rows - r >= 4) {
+      for (size_t i = 0; i < 4; ++i) coef[i] = alpha * x[r + i];
+      AxpyBlock<4>(A + r * lda + c0, lda, width, coef, acc + c0);
+      r += 4;
     }
     for (; r < rows; ++r) {
       coef[0] = alpha * x[r];

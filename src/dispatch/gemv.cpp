@@ -21,19 +21,21 @@ void gemv_checked(const Context& context, Layout layout, Op op, index_t m, index
                   index_t incy) {
   using checks::require;
   using checks::str;
+  const auto text = [](const char* message) { return [message] { return std::string(message); }; };
   require(layout == Layout::RowMajor || layout == Layout::ColMajor, kFunction, "layout",
-          str(static_cast<int>(layout)), "is not a fastmv::Layout");
+          [=] { return str(static_cast<int>(layout)); }, text("is not a fastmv::Layout"));
   require(op == Op::NoTrans || op == Op::Trans || op == Op::ConjTrans, kFunction, "op",
-          str(static_cast<int>(op)), "is not a fastmv::Op");
-  require(m >= 0, kFunction, "m", str(m), "must be >= 0");
-  require(n >= 0, kFunction, "n", str(n), "must be >= 0");
+          [=] { return str(static_cast<int>(op)); }, text("is not a fastmv::Op"));
+  require(m >= 0, kFunction, "m", [=] { return str(m); }, text("must be >= 0"));
+  require(n >= 0, kFunction, "n", [=] { return str(n); }, text("must be >= 0"));
   const bool row_major = layout == Layout::RowMajor;
   const index_t min_lda = std::max<index_t>(1, row_major ? n : m);
-  require(lda >= min_lda, kFunction, "lda", str(lda),
-          std::string("must be >= max(1, ") + (row_major ? "n" : "m") + ") = " + str(min_lda) +
-              " for a " + to_string(layout) + " matrix");
-  require(incx != 0, kFunction, "incx", str(incx), "must not be 0");
-  require(incy != 0, kFunction, "incy", str(incy), "must not be 0");
+  require(lda >= min_lda, kFunction, "lda", [=] { return str(lda); }, [=] {
+    return std::string("must be >= max(1, ") + (row_major ? "n" : "m") + ") = " + str(min_lda) +
+           " for a " + to_string(layout) + " matrix";
+  });
+  require(incx != 0, kFunction, "incx", [=] { return str(incx); }, text("must not be 0"));
+  require(incy != 0, kFunction, "incy", [=] { return str(incy); }, text("must not be 0"));
 
   // Reference BLAS quick return: nothing to do, y untouched.
   if (m == 0 || n == 0 || (alpha == T(0) && beta == T(1))) return;
@@ -42,10 +44,12 @@ void gemv_checked(const Context& context, Layout layout, Op op, index_t m, index
   const index_t x_len = transposed ? m : n;
   const index_t y_len = transposed ? n : m;
   const bool reads_a_and_x = alpha != T(0);
-  require(y != nullptr, kFunction, "y", "nullptr", "must point to " + str(y_len) + " elements");
+  const auto null = [] { return std::string("nullptr"); };
+  require(y != nullptr, kFunction, "y", null, [=] { return "must point to " + str(y_len) + " elements"; });
   if (reads_a_and_x) {
-    require(A != nullptr, kFunction, "A", "nullptr", "must point to the matrix");
-    require(x != nullptr, kFunction, "x", "nullptr", "must point to " + str(x_len) + " elements");
+    require(A != nullptr, kFunction, "A", null, text("must point to the matrix"));
+    require(x != nullptr, kFunction, "x", null,
+            [=] { return "must point to " + str(x_len) + " elements"; });
   }
 
   kernels::GemvProblem<T> problem{};
@@ -66,10 +70,11 @@ void gemv_checked(const Context& context, Layout layout, Op op, index_t m, index
     const checks::Span a_span =
         checks::matrix_span(kFunction, A, problem.count, problem.length, lda);
     const checks::Span x_span = checks::vector_span(kFunction, "incx", x, x_len, incx);
-    require(!checks::overlap(y_span, a_span), kFunction, "y", checks::address(y),
-            "must not share memory with A");
-    require(!checks::overlap(y_span, x_span), kFunction, "y", checks::address(y),
-            "must not share memory with x");
+    const auto y_address = [=] { return checks::address(y); };
+    require(!checks::overlap(y_span, a_span), kFunction, "y", y_address,
+            text("must not share memory with A"));
+    require(!checks::overlap(y_span, x_span), kFunction, "y", y_address,
+            text("must not share memory with x"));
     problem.x = x + x_span.first_element_offset;
     problem.incx = incx;
   } else {
