@@ -1,0 +1,27 @@
+// y = A x for a 3 x 4 row-major matrix, on the best backend this machine has.
+#include <fastmv/fastmv.hpp>
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+  const fastmv::index_t m = 3, n = 4;
+  const std::vector<float> A = {1, 2, 3, 4,   // row 0
+                                5, 6, 7, 8,   // row 1
+                                9, 10, 11, 12};
+  const std::vector<float> x = {1, 1, 1, 1};
+  std::vector<float> y(m);
+
+  fastmv::Context context;  // Backend::Auto: the GPU when there is one, else the CPU
+  try {
+    // y = 1 * A * x + 0 * y, lda = n, unit increments
+    fastmv::gemv(context, fastmv::Layout::RowMajor, fastmv::Op::NoTrans, m, n, 1.0f, A.data(), n,
+                 x.data(), 1, 0.0f, y.data(), 1);
+  } catch (const fastmv::Error& error) {  // bad arguments name themselves
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  }
+  std::printf("backend %s: y = [%g, %g, %g]\n", fastmv::to_string(context.backend()), y[0], y[1],
+              y[2]);
+  return y[0] == 10 && y[1] == 26 && y[2] == 42 ? 0 : 1;
+}
