@@ -6,16 +6,15 @@
 //          FMA chains hide the FMA latency when A sits in L1/L2), x re-read from cache;
 //   Axpy - four stored vectors at a time added into a y accumulator that lives in
 //          L1/L2, so A is read once, contiguously, with no strided gather.
-// Threads split the stored vectors, so each thread streams one contiguous part of
-// A; in the Axpy form every thread sums into its own partial y, reduced in parallel.
-#include <omp.h>
-
+// Work is cut into chunks of stored vectors, so each chunk streams one contiguous
+// part of A; cpu/work_sharing.hpp shares the chunks among threads.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "kernels/gemv_kernels.hpp"
 #include "cpu/gemv_cpu_policy.hpp"
+#include "cpu/work_sharing.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/gemv_cpu.cpp"
@@ -212,13 +211,21 @@ Range split(size_t total, size_t parts, size_t part, size_t granule) {
   return {begin, end};
 }
 
-// Threads worth using: none beyond the first until A is large enough to pay for
-// waking them (GemvCpuPolicy), and never more than there are granules of work.
-int threads_for(size_t matrix_bytes, size_t granules, int max_threads) {
-  if (max_threads <= 1 || matrix_bytes < GemvCpuPolicy::kMinBytesPerThread * 2) return 1;
+// How a problem is cut: `chunks` pieces shared by up to `threads` threads.
+struct Plan {
+  int threads;
+  size_t chunks;
+};
+
+// One thread until A is large enough to pay for waking another (GemvCpuPolicy);
+// then a few chunks per thread, each at least kMinBytesPerThread of A, so a thread
+// that starts late still finds work, and never more chunks than granules.
+Plan plan_for(size_t matrix_bytes, size_t granules, int max_threads) {
   const size_t by_size = matrix_bytes / GemvCpuPolicy::kMinBytesPerThread;
-  return static_cast<int>(std::max<size_t>(
-      1, std::min({static_cast<size_t>(max_threads), by_size, granules})));
+  if (max_threads <= 1 || by_size < 2 || granules < 2) return {1, 1};
+  const size_t chunks = std::min({static_cast<size_t>(max_threads) * GemvCpuPolicy::kChunksPerThread,
+                                  by_size, granules});
+  return {static_cast<int>(std::min(static_cast<size_t>(max_threads), chunks)), chunks};
 }
 
 // y = beta * y over a contiguous y; beta == 0 writes zeros without reading.
@@ -231,70 +238,57 @@ void scale(T* y, size_t n, T beta) {
   }
 }
 
-// Dot form, contiguous x and y: threads take blocks of stored vectors.
+// Dot form, contiguous x and y: chunks are blocks of stored vectors, each writing its
+// own part of y.
 template <typename T>
 void gemv_dot(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
   const size_t rows = p.count, length = p.length, lda = p.lda;
-  const int threads = threads_for(rows * length * sizeof(T), rows / 4 + 1, max_threads);
-  if (threads == 1) {
-    dot_rows(p.A, lda, rows, length, x, p.alpha, p.beta, y);
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const Range part = split(rows, omp_get_num_threads(), omp_get_thread_num(), 4);
+  const Plan plan = plan_for(rows * length * sizeof(T), (rows + 3) / 4, max_threads);
+  parallel_chunks(plan.threads, plan.chunks, [&](size_t chunk) {
+    const Range part = split(rows, plan.chunks, chunk, 4);
     if (part.end > part.begin) {
       dot_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x, p.alpha, p.beta,
                y + part.begin);
     }
-  }
+  });
 }
 
-// Axpy form, contiguous x and y (y already scaled by beta). Many stored vectors:
-// threads take blocks of them and sum into partial vectors; few stored vectors
-// (a short-wide problem): threads take column strips of every stored vector.
+// Axpy form, contiguous x and y (y already scaled by beta). With many stored vectors,
+// chunks are blocks of them: chunk 0 adds into y, chunk c > 0 into partial sum c,
+// and the partial sums are added in chunk order, so the result does not depend on
+// which thread ran which chunk. With few stored vectors (short-wide problems), chunks
+// are column strips of y and need no partial sums.
 template <typename T>
 void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
   const size_t rows = p.count, length = p.length, lda = p.lda;
   const size_t bytes = rows * length * sizeof(T);
-  const bool split_rows = rows >= GemvCpuPolicy::kAxpyMinRowsPerThread * 2;
-  const size_t granules =
-      split_rows ? rows / GemvCpuPolicy::kAxpyMinRowsPerThread : length / 64 + 1;
-  const int threads = threads_for(bytes, granules, max_threads);
-  if (threads == 1) {
-    axpy_rows(p.A, lda, rows, length, x, p.alpha, y);
-    return;
-  }
-  if (!split_rows) {
-#pragma omp parallel num_threads(threads)
-    {
-      const Range part = split(length, omp_get_num_threads(), omp_get_thread_num(), 64);
-      if (part.end > part.begin) {
-        axpy_rows(p.A + part.begin, lda, rows, part.end - part.begin, x, p.alpha, y + part.begin);
-      }
-    }
-    return;
-  }
-  // Partial sums of threads 1.. ; thread 0 adds straight into y.
-  std::vector<T> partials(static_cast<size_t>(threads - 1) * length);
-#pragma omp parallel num_threads(threads)
-  {
-    const int team = omp_get_num_threads();
-    const int id = omp_get_thread_num();
-    T* acc = id == 0 ? y : partials.data() + static_cast<size_t>(id - 1) * length;
-    if (id != 0) std::fill(acc, acc + length, T(0));
-    const Range part = split(rows, team, id, 4);
-    if (part.end > part.begin) {
+  const Plan by_rows =
+      plan_for(bytes, rows / GemvCpuPolicy::kAxpyMinRowsPerChunk, max_threads);
+  // Partial sums cost 2 (chunks - 1) / rows of the traffic of A: split the stored
+  // vectors only where that is small.
+  if (by_rows.chunks > 1 && rows >= GemvCpuPolicy::kAxpyRowsPerPartial * by_rows.chunks) {
+    std::vector<T> partials((by_rows.chunks - 1) * length);
+    parallel_chunks(by_rows.threads, by_rows.chunks, [&](size_t chunk) {
+      T* acc = chunk == 0 ? y : partials.data() + (chunk - 1) * length;
+      if (chunk != 0) std::fill(acc, acc + length, T(0));
+      const Range part = split(rows, by_rows.chunks, chunk, 4);
       axpy_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x + part.begin,
                 p.alpha, acc);
+    });
+    for (size_t chunk = 1; chunk < by_rows.chunks; ++chunk) {
+      const T* partial = partials.data() + (chunk - 1) * length;
+      for (size_t c = 0; c < length; ++c) y[c] += partial[c];
     }
-#pragma omp barrier
-    const Range strip = split(length, team, id, 64);
-    for (int t = 1; t < team; ++t) {
-      const T* partial = partials.data() + static_cast<size_t>(t - 1) * length;
-      for (size_t c = strip.begin; c < strip.end; ++c) y[c] += partial[c];
-    }
+    return;
   }
+  const Plan by_columns = plan_for(bytes, (length + 63) / 64, max_threads);
+  parallel_chunks(by_columns.threads, by_columns.chunks, [&](size_t chunk) {
+    const Range strip = split(length, by_columns.chunks, chunk, 64);
+    if (strip.end > strip.begin) {
+      axpy_rows(p.A + strip.begin, lda, rows, strip.end - strip.begin, x, p.alpha,
+                y + strip.begin);
+    }
+  });
 }
 
 template <typename T>

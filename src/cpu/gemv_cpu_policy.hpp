@@ -13,12 +13,18 @@ struct GemvCpuPolicy {
   // Axpy form: stored vectors added per pass over the accumulator; every pass loads
   // and stores it once, so 8 rows move half the accumulator traffic of 4.
   static constexpr std::size_t kAxpyRowsPerPass = 8;
-  // A thread is woken only for at least this much of A: an OpenMP fork/join costs
-  // a few microseconds, about what one core needs to stream 64 KiB from L2.
+  // A second thread is used only for at least this much of A per thread: waking one
+  // costs a few microseconds, about what one core needs to stream 64 KiB from L2.
+  // Measured: 181^2 floats (128 KiB) gains nothing from 2 threads, 256^2 gains 1.4-1.8x.
   static constexpr std::size_t kMinBytesPerThread = 64 * 1024;
-  // Axpy form: fewer stored vectors than this per thread and the threads split
-  // the columns instead (short-wide problems).
-  static constexpr std::size_t kAxpyMinRowsPerThread = 16;
+  // Chunks per thread: more than one, so a thread that starts late (the machine is
+  // busy) still finds work and the others do not wait for it.
+  static constexpr std::size_t kChunksPerThread = 4;
+  // Axpy form: fewest stored vectors in a chunk that splits the stored vectors.
+  static constexpr std::size_t kAxpyMinRowsPerChunk = 16;
+  // Axpy form: stored vectors per chunk below which the threads split the columns
+  // instead (partial sums would add more than 2/64 = 3 % to the traffic of A).
+  static constexpr std::size_t kAxpyRowsPerPartial = 64;
 };
 
 }  // namespace fastmv::kernels::cpu
