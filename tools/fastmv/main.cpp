@@ -1,0 +1,172 @@
+// fastmv: the command-line program.
+//   fastmv info                          this build, this machine, the vendor libraries found
+//   fastmv bench gemv [--quick ...]      fastmv against OpenBLAS, BLIS and Eigen
+//   fastmv plot gemv RESULTS.json -o OUT.png
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_gemv.hpp"
+#include "fastmv/fastmv.hpp"
+#include "plot_command.hpp"
+#include "report_gemv.hpp"
+#include "sysinfo.hpp"
+#include "vendor_blas.hpp"
+#include "vendor_eigen.hpp"
+
+namespace {
+
+using namespace fastmv_tool;
+
+// Exit statuses: 1 when an implementation gave a wrong result, 2 for anything else.
+constexpr int kWrongResult = 1;
+constexpr int kFailure = 2;
+
+int run_info() {
+  const MachineInfo machine = machine_info();
+  const fastmv::Context automatic;
+  std::printf("fastmv %s\n", FASTMV_VERSION_STRING);
+  std::printf("CPU:            %s, %d cores, L%d %s\n", machine.cpu_model.c_str(), machine.cores,
+              machine.llc_level, format_bytes(machine.llc_bytes).c_str());
+  std::printf("SIMD target:    %s (compiled: %s)\n", fastmv::cpu_simd_target().c_str(),
+              fastmv::cpu_simd_targets_compiled().c_str());
+  std::printf("Threads:        %d (OpenMP default)\n", automatic.threads());
+  std::printf("CUDA:           %s, %d device(s)\n", fastmv::cuda_built() ? "built" : "not built",
+              fastmv::cuda_device_count());
+  std::printf("Backends:       reference %s, cpu %s, cuda %s; auto runs on %s\n",
+              fastmv::Context::available(fastmv::Backend::Reference) ? "yes" : "no",
+              fastmv::Context::available(fastmv::Backend::Cpu) ? "yes" : "no",
+              fastmv::Context::available(fastmv::Backend::Cuda) ? "yes" : "no",
+              fastmv::to_string(automatic.backend()));
+  std::printf("Vendors:\n");
+  for (const auto& vendor : {make_openblas(), make_blis(), make_eigen()}) {
+    std::printf("  %-9s %s%s\n", vendor->name().c_str(), vendor->available() ? "" : "missing: ",
+                vendor->description().c_str());
+  }
+  return 0;
+}
+
+std::string join_arguments(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i == 0 ? "" : " ") + std::string(argv[i]);
+  return line;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fastmv: fast matrix-vector kernels; benchmarks against the vendor libraries"};
+  app.require_subcommand(1);
+
+  CLI::App* info = app.add_subcommand("info", "Show this build, the machine and the vendor libraries found");
+
+  CLI::App* bench = app.add_subcommand("bench", "Benchmark an operation")->require_subcommand(1);
+  CLI::App* bench_gemv =
+      bench->add_subcommand("gemv", "GEMV: fastmv against OpenBLAS, BLIS and Eigen, side by side");
+  GemvBenchOptions options;
+  bool quick = false;
+  bool acceptance = false;
+  std::string backend = "auto";
+  std::vector<std::string> layouts = {"row", "col"};
+  std::vector<std::string> ops = {"N", "T"};
+  std::vector<long long> sizes;
+  std::vector<std::string> shapes;
+  int repeats = 0;
+  double min_time = 0;
+  std::string pool_bytes;
+  std::string json_path;
+  std::string csv_path;
+  bool progress = false;
+  bool no_progress = false;
+  auto* quick_option = bench_gemv->add_flag(
+      "--quick", quick, "Orders 16, 64, 256, 1024 and 4096 only: under a minute on two cores");
+  bench_gemv->add_flag("--acceptance", acceptance,
+                       "The performance acceptance points: orders 16..256 sampled, 4096 and 16384")
+      ->excludes(quick_option);
+  bench_gemv->add_option("--backend", backend, "fastmv backend")
+      ->check(CLI::IsMember({"auto", "reference", "cpu"}))->capture_default_str();
+  bench_gemv->add_option("--threads", options.threads,
+                         "Threads for fastmv and every vendor; 0: fastmv's default (OpenMP)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  bench_gemv->add_option("--dtype", options.dtypes, "Element types")
+      ->delimiter(',')->check(CLI::IsMember({"float", "double"}))->capture_default_str();
+  bench_gemv->add_option("--layout", layouts, "Storage orders")
+      ->delimiter(',')->check(CLI::IsMember({"row", "col"}))->capture_default_str();
+  bench_gemv->add_option("--op", ops, "op(A): N = A, T = A^T")
+      ->delimiter(',')->check(CLI::IsMember({"N", "T"}, CLI::ignore_case))->capture_default_str();
+  bench_gemv->add_option("--sizes", sizes, "Square orders, replacing the sweep's shapes")
+      ->delimiter(',')->check(CLI::PositiveNumber);
+  bench_gemv->add_option("--shapes", shapes, "ROWSxCOLS shapes (e.g. 100003x3), replacing the sweep's")
+      ->delimiter(',');
+  bench_gemv->add_option("--repeats", repeats, "Samples per implementation and point, at least")
+      ->check(CLI::PositiveNumber);
+  bench_gemv->add_option("--min-time", min_time, "Seconds of samples per implementation and point, at least")
+      ->check(CLI::NonNegativeNumber);
+  bench_gemv->add_option("--pool-bytes", pool_bytes,
+                         "Operands rotated per point, e.g. 512M (default max(4 x LLC, 256M)); "
+                         "0: one set, cache-hot");
+  bench_gemv->add_option("--alpha", options.alpha, "alpha of y = alpha op(A) x + beta y")
+      ->capture_default_str();
+  bench_gemv->add_option("--beta", options.beta, "beta; != 0 makes every call read y too")
+      ->capture_default_str();
+  bench_gemv->add_option("--json", json_path, "Write the results as JSON (input of fastmv plot)");
+  bench_gemv->add_option("--csv", csv_path, "Write one CSV row per point and implementation");
+  bench_gemv->add_option("--vendors", options.vendors, "Vendors to run (default: every one found)")
+      ->delimiter(',')->check(CLI::IsMember({"openblas", "blis", "eigen"}));
+  auto* progress_option =
+      bench_gemv->add_flag("--progress", progress, "Progress on stderr even when it is not a terminal");
+  bench_gemv->add_flag("--no-progress", no_progress, "No progress on stderr")->excludes(progress_option);
+
+  CLI::App* plot = app.add_subcommand("plot", "Plot benchmark results")->require_subcommand(1);
+  CLI::App* plot_gemv = plot->add_subcommand("gemv", "Throughput against order, one line per implementation");
+  std::string plot_input;
+  std::string plot_output = "gemv.png";
+  std::string plot_metric = "gbps";
+  plot_gemv->add_option("results", plot_input, "JSON written by fastmv bench gemv --json")
+      ->required()->check(CLI::ExistingFile);
+  plot_gemv->add_option("-o,--output", plot_output, "PNG to write")->capture_default_str();
+  plot_gemv->add_option("--metric", plot_metric, "gbps or gflops")
+      ->check(CLI::IsMember({"gbps", "gflops"}))->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (info->parsed()) return run_info();
+    if (plot_gemv->parsed()) return run_plot_gemv(plot_input, plot_output, plot_metric);
+
+    options.sweep = acceptance ? Sweep::Acceptance : quick ? Sweep::Quick : Sweep::Full;
+    options.backend = backend == "reference" ? fastmv::Backend::Reference
+                      : backend == "cpu"     ? fastmv::Backend::Cpu
+                                             : fastmv::Backend::Auto;
+    options.layouts.clear();
+    for (const auto& layout : layouts) {
+      options.layouts.push_back(layout == "row" ? fastmv::Layout::RowMajor : fastmv::Layout::ColMajor);
+    }
+    options.ops.clear();
+    for (const auto& op : ops) {
+      options.ops.push_back(op == "N" || op == "n" ? fastmv::Op::NoTrans : fastmv::Op::Trans);
+    }
+    for (long long order : sizes) options.shapes.push_back({order, order});
+    for (const auto& shape : shapes) options.shapes.push_back(parse_shape(shape));
+    if (bench_gemv->count("--repeats") > 0) options.repeats = repeats;
+    if (bench_gemv->count("--min-time") > 0) options.min_time_s = min_time;
+    if (!pool_bytes.empty()) options.pool_bytes = parse_bytes(pool_bytes);
+    if (options.alpha == 0) {
+      throw std::invalid_argument("--alpha 0 reads neither A nor x: nothing to measure");
+    }
+    options.progress = !no_progress && (progress || isatty(STDERR_FILENO) != 0);
+    options.command_line = join_arguments(argc, argv);
+
+    const GemvBenchReport report = run_gemv_bench(options);
+    print_gemv_table(report, stdout);
+    if (!json_path.empty()) write_gemv_json(report, json_path);
+    if (!csv_path.empty()) write_gemv_csv(report, csv_path);
+    return report.all_correct() ? 0 : kWrongResult;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fastmv: %s\n", error.what());
+    return kFailure;
+  }
+}
