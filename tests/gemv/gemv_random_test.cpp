@@ -1,0 +1,161 @@
+// GEMV against the oracle (gemv_harness.hpp) on fresh random inputs in [-1, 1]:
+// adversarial shapes, leading dimensions, increments, alpha and beta, misaligned
+// and aligned operands, on every layout x op, float and double.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/test_environment.hpp"
+#include "gemv/gemv_harness.hpp"
+
+namespace fastmv_test {
+namespace {
+
+// 0, 1, small, SIMD tile - 1 / tile / tile + 1 (16 floats = one AVX-512 vector),
+// primes, around 256 and large.
+std::vector<index_t> cross_sizes() {
+  if (quick_mode()) return {0, 1, 2, 3, 7, 15, 16, 17, 31, 33, 255, 256, 257};
+  return {0, 1, 2, 3, 7, 15, 16, 17, 31, 33, 255, 256, 257, 1000, 4099};
+}
+
+// Smaller sizes that still hit tile edges, for the cross over everything else.
+const std::vector<index_t> kEdgeSizes = {1, 3, 17, 33, 257};
+const std::vector<index_t> kIncrements = {1, 2, -1, -3};
+
+bool large(index_t m, index_t n) { return m * n >= kLargeProblemElements; }
+
+template <typename T>
+class GemvRandomTest : public BackendTest {
+ protected:
+  std::vector<T> scalars() const { return {T(0), T(1), T(-0.7)}; }
+};
+
+using FloatTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(GemvRandomTest, FloatTypes);
+
+// Every m x n of cross_sizes() for each layout x op, lda = min + 5 (NaN padding),
+// unit increments, alpha = beta = -0.7, operands one element off alignment.
+TYPED_TEST(GemvRandomTest, ShapeCrossUnitIncrements) {
+  using T = TypeParam;
+  const std::vector<index_t> sizes = cross_sizes();
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : sizes) {
+        for (const index_t n : sizes) {
+          GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + 5, 1);
+          operands.fill_random(this->random());
+          const T scalar = T(-0.7);
+          const std::vector<T> y = initial_y(this->random(), operands.y_size(), scalar);
+          if (!check_gemv(operands, scalar, scalar, 1, 1, y, thread_counts(large(m, n)))) return;
+        }
+      }
+    }
+  }
+}
+
+// Increments {1, 2, -1, -3} for x and y x alpha, beta in {0, 1, -0.7} x lda in
+// {min, min + 5} on m, n in kEdgeSizes crossed.
+TYPED_TEST(GemvRandomTest, IncrementsScalarsLeadingDimensionCross) {
+  using T = TypeParam;
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : kEdgeSizes) {
+        for (const index_t n : kEdgeSizes) {
+          for (const index_t lda_extra : {0, 5}) {
+            GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, 1);
+            operands.fill_random(this->random());
+            for (const index_t incx : kIncrements) {
+              for (const index_t incy : kIncrements) {
+                for (const T alpha : this->scalars()) {
+                  for (const T beta : this->scalars()) {
+                    const std::vector<T> y = initial_y(this->random(), operands.y_size(), beta);
+                    if (!check_gemv(operands, alpha, beta, incx, incy, y, thread_counts(false))) {
+                      return;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Tall-skinny (100003 x 3) and short-wide (3 x 100003) for every layout x op with
+// 1, 2 and 3 threads: all increment pairs with alpha = beta = -0.7, and all alpha,
+// beta pairs with increments (1, 1) and (-3, 2), lda in {min, min + 5}.
+TYPED_TEST(GemvRandomTest, TallSkinnyAndShortWide) {
+  using T = TypeParam;
+  const index_t long_side = quick_mode() ? 20011 : 100003;
+  struct Shape {
+    index_t m, n;
+  };
+  for (const Shape shape : {Shape{long_side, 3}, Shape{3, long_side}}) {
+    for (const Layout layout : kLayouts) {
+      for (const Op op : kOps) {
+        for (const index_t lda_extra : {0, 5}) {
+          GemvOperands<T> operands(layout, op, shape.m, shape.n,
+                                   min_lda(layout, shape.m, shape.n) + lda_extra, 1);
+          operands.fill_random(this->random());
+          auto check = [&](T alpha, T beta, index_t incx, index_t incy) {
+            const std::vector<T> y = initial_y(this->random(), operands.y_size(), beta);
+            return check_gemv(operands, alpha, beta, incx, incy, y, thread_counts(true));
+          };
+          for (const index_t incx : kIncrements) {
+            for (const index_t incy : kIncrements) {
+              if (!check(T(-0.7), T(-0.7), incx, incy)) return;
+            }
+          }
+          for (const T alpha : this->scalars()) {
+            for (const T beta : this->scalars()) {
+              if (!check(alpha, beta, 1, 1) || !check(alpha, beta, -3, 2)) return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The same shapes with operands at 64-byte-aligned addresses (the other tests
+// offset every operand by one element).
+TYPED_TEST(GemvRandomTest, AlignedOperands) {
+  using T = TypeParam;
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : kEdgeSizes) {
+        for (const index_t n : kEdgeSizes) {
+          GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n), 0);
+          operands.fill_random(this->random());
+          const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(1));
+          if (!check_gemv(operands, T(1), T(1), 1, 1, y, thread_counts(false)) ||
+              !check_gemv(operands, T(-0.7), T(0), -3, 2,
+                          initial_y(this->random(), operands.y_size(), T(0)),
+                          thread_counts(false))) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Op::ConjTrans is Op::Trans for real types.
+TYPED_TEST(GemvRandomTest, ConjTransIsTrans) {
+  using T = TypeParam;
+  for (const Layout layout : kLayouts) {
+    for (const index_t m : kEdgeSizes) {
+      for (const index_t n : kEdgeSizes) {
+        GemvOperands<T> operands(layout, Op::ConjTrans, m, n, min_lda(layout, m, n) + 5, 1);
+        operands.fill_random(this->random());
+        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+        if (!check_gemv(operands, T(-0.7), T(-0.7), 2, -1, y, thread_counts(false))) return;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fastmv_test
