@@ -19,7 +19,9 @@
 // Requirements (fastmv::InvalidArgument otherwise, and nothing is written):
 //   m >= 0, n >= 0; lda >= max(1, n) for RowMajor, lda >= max(1, m) for ColMajor;
 //   incx != 0, incy != 0; A, x, y non-null whenever they would be read or written;
-//   y shares no memory with A or x (A and x may share memory with each other).
+//   the memory y spans (from its first to its last element, gaps included) does not
+//   intersect what A or x spans, so y interleaved with x by strides is rejected too
+//   (A and x may share memory with each other).
 //
 // Pointers: host memory for the Reference and Cpu backends; any alignment.
 #pragma once

@@ -43,11 +43,11 @@ void gemv_checked(const char* routine, Op op, int m, int n, T alpha, const T* A,
   try {
     // A and x are read only when alpha != 0.
     // Spans as fastmv::gemv computes them (column-major: n stored vectors of m).
-    const checks::Span y_span = checks::vector_span(routine, "incy", y, y_length, incy);
+    const checks::Span y_span = checks::vector_span(routine, "y", y, y_length, incy);
     const bool y_overlaps_input =
         alpha != T(0) &&
         (checks::overlap(y_span, checks::matrix_span(routine, A, n, m, lda)) ||
-         checks::overlap(y_span, checks::vector_span(routine, "incx", x, x_length, incx)));
+         checks::overlap(y_span, checks::vector_span(routine, "x", x, x_length, incx)));
     if (!y_overlaps_input) {
       gemv(cpu_context(), Layout::ColMajor, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
       return;

@@ -25,6 +25,41 @@ HWY_BEFORE_NAMESPACE();
 namespace fastmv::kernels::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR
+// Adds the 128-bit blocks of v: one 128-bit vector.
+template <class D>
+HWY_INLINE auto SumOfBlocks(D d, hn::Vec<D> v) {
+  if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) <= 16) {
+    return v;
+  } else {
+    const hn::Half<D> half;
+    return SumOfBlocks(half, hn::Add(hn::LowerHalf(half, v), hn::UpperHalf(half, v)));
+  }
+}
+
+// out[i] = sum of the lanes of sums[i], i < 4: interleave-and-add the four vectors
+// until each 128-bit block holds one partial sum per row, then add the blocks.
+// About a third of the shuffles of four separate SumOfLanes.
+template <class D, typename T>
+HWY_INLINE void SumOfLanes4(D d, const hn::Vec<D>* sums, T* HWY_RESTRICT out) {
+  const auto pair01 = hn::Add(hn::InterleaveLower(d, sums[0], sums[1]),
+                              hn::InterleaveUpper(d, sums[0], sums[1]));
+  const auto pair23 = hn::Add(hn::InterleaveLower(d, sums[2], sums[3]),
+                              hn::InterleaveUpper(d, sums[2], sums[3]));
+  if constexpr (sizeof(T) == 8) {  // a block holds one partial sum of each pair
+    hn::StoreU(SumOfBlocks(d, pair01), hn::Full128<T>(), out);
+    hn::StoreU(SumOfBlocks(d, pair23), hn::Full128<T>(), out + 2);
+  } else {  // a block holds two partial sums of each pair: interleave once more
+    const hn::Repartition<uint64_t, D> d64;
+    const auto wide01 = hn::BitCast(d64, pair01);
+    const auto wide23 = hn::BitCast(d64, pair23);
+    const auto all = hn::Add(hn::BitCast(d, hn::InterleaveLower(d64, wide01, wide23)),
+                             hn::BitCast(d, hn::InterleaveUpper(d64, wide01, wide23)));
+    hn::StoreU(SumOfBlocks(d, all), hn::Full128<T>(), out);
+  }
+}
+#endif
+
 // out[i] = dot(A + i*lda, x) over `length` elements, for i < kRows.
 template <size_t kRows, typename T>
 HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
@@ -62,10 +97,17 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
     c = length;
   }
 #endif
+  for (size_t i = 0; i < kRows; ++i) sum0[i] = hn::Add(sum0[i], sum1[i]);
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (kRows == 4) {
+    SumOfLanes4(d, sum0, out);
+  } else
+#endif
+  {
+    for (size_t i = 0; i < kRows; ++i) out[i] = hn::GetLane(hn::SumOfLanes(d, sum0[i]));
+  }
   for (size_t i = 0; i < kRows; ++i) {
-    T total = hn::GetLane(hn::SumOfLanes(d, hn::Add(sum0[i], sum1[i])));
-    for (size_t t = c; t < length; ++t) total += A[i * lda + t] * x[t];
-    out[i] = total;
+    for (size_t t = c; t < length; ++t) out[i] += A[i * lda + t] * x[t];
   }
 }
 

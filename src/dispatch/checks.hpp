@@ -45,28 +45,30 @@ struct Span {
 inline bool overlap(const Span& a, const Span& b) { return a.begin < b.end && b.begin < a.end; }
 
 namespace detail {
-template <typename T>
-Span span_of(const char* function, const char* argument, index_t value,
+template <typename T, typename Value>
+Span span_of(const char* function, const char* argument, Value&& value,
              const T* pointer, wide_int elements, index_t first_element_offset) {
   const wide_int bytes = elements * static_cast<wide_int>(sizeof(T));
   const auto begin = reinterpret_cast<std::uintptr_t>(pointer);
   require(bytes <= std::numeric_limits<std::ptrdiff_t>::max() &&
               bytes <= static_cast<wide_int>(std::numeric_limits<std::uintptr_t>::max() - begin),
-          function, argument, [=] { return str(value); },
+          function, argument, value,
           [] { return "makes the operand span more memory than can be addressed"; });
   return Span{begin, begin + static_cast<std::uintptr_t>(bytes), first_element_offset};
 }
 }  // namespace detail
 
-// A vector of `length` > 0 elements with increment `inc` != 0 (BLAS convention:
-// a negative increment starts at the end of the array).
+// A vector `name` of `length` > 0 elements with increment `inc` != 0 (BLAS
+// convention: a negative increment starts at the end of the array).
 template <typename T>
-Span vector_span(const char* function, const char* inc_name, const T* pointer, index_t length,
+Span vector_span(const char* function, const char* name, const T* pointer, index_t length,
                  index_t inc) {
   const wide_int step = inc < 0 ? -static_cast<wide_int>(inc) : static_cast<wide_int>(inc);
   const wide_int last = static_cast<wide_int>(length - 1) * step;
   const index_t first_offset = inc < 0 ? static_cast<index_t>(last) : 0;
-  return detail::span_of(function, inc_name, inc, pointer, last + 1, first_offset);
+  return detail::span_of(
+      function, name, [=] { return str(length) + " elements with increment " + str(inc); },
+      pointer, last + 1, first_offset);
 }
 
 // `count` > 0 stored vectors of `length` > 0 elements, `ld` apart.
@@ -74,7 +76,7 @@ template <typename T>
 Span matrix_span(const char* function, const T* pointer, index_t count, index_t length,
                  index_t ld) {
   const wide_int elements = static_cast<wide_int>(count - 1) * ld + length;
-  return detail::span_of(function, "lda", ld, pointer, elements, 0);
+  return detail::span_of(function, "lda", [=] { return str(ld); }, pointer, elements, 0);
 }
 
 }  // namespace fastmv::checks

@@ -63,13 +63,13 @@ void gemv_checked(const Context& context, Layout layout, Op op, index_t m, index
   problem.lda = lda;
   problem.beta = beta;
 
-  const checks::Span y_span = checks::vector_span(kFunction, "incy", y, y_len, incy);
+  const checks::Span y_span = checks::vector_span(kFunction, "y", y, y_len, incy);
   problem.y = y + y_span.first_element_offset;
   problem.incy = incy;
   if (reads_a_and_x) {
     const checks::Span a_span =
         checks::matrix_span(kFunction, A, problem.count, problem.length, lda);
-    const checks::Span x_span = checks::vector_span(kFunction, "incx", x, x_len, incx);
+    const checks::Span x_span = checks::vector_span(kFunction, "x", x, x_len, incx);
     const auto y_address = [=] { return checks::address(y); };
     require(!checks::overlap(y_span, a_span), kFunction, "y", y_address,
             text("must not share memory with A"));

@@ -286,12 +286,23 @@ TEST_F(GemvErrorTest, SpanOverflowsAddressSpace) {
     SCOPED_TRACE("m = n = 2^40");
     expect_rejected(call, "lda", std::to_string(call.lda));
   }
+  // A vector too long for memory is named with its length and increment.
+  const auto vector_value = [](index_t length, index_t inc) {
+    return std::to_string(length) + " elements with increment " + std::to_string(inc);
+  };
   call = valid_call();
   call.incx = index_t(1) << 62;
-  expect_rejected(call, "incx", std::to_string(call.incx));
+  expect_rejected(call, "x", vector_value(call.op == Op::NoTrans ? call.n : call.m, call.incx));
   call = valid_call();
   call.incy = -(index_t(1) << 62);
-  expect_rejected(call, "incy", std::to_string(call.incy));
+  expect_rejected(call, "y", vector_value(call.op == Op::NoTrans ? call.m : call.n, call.incy));
+  call = valid_call();
+  call.layout = Layout::RowMajor;
+  call.op = Op::NoTrans;
+  call.m = index_t(1) << 61;  // 2^64 bytes of y
+  call.n = 1;
+  call.lda = 1;
+  expect_rejected(call, "y", vector_value(call.m, call.incy));
   call = valid_call();
   call.layout = Layout::ColMajor;
   call.lda = std::numeric_limits<index_t>::max();
