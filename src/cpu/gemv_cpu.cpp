@@ -25,6 +25,14 @@ HWY_BEFORE_NAMESPACE();
 namespace fastmv::kernels::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Asks for the line kPrefetchBytes ahead in a stored vector. The hardware streamer
+// stops at each 4 KiB page; this keeps every stream's next page on its way (a prefetch
+// never faults, so running past the end of A is harmless).
+template <typename T>
+HWY_INLINE void PrefetchAhead(const T* p) {
+  __builtin_prefetch(reinterpret_cast<const char*>(p) + GemvCpuPolicy::kPrefetchBytes);
+}
+
 #if HWY_TARGET != HWY_SCALAR
 // Adds the 128-bit blocks of v: one 128-bit vector.
 template <class D>
@@ -60,7 +68,8 @@ HWY_INLINE void SumOfLanes4(D d, const hn::Vec<D>* sums, T* HWY_RESTRICT out) {
 }
 #endif
 
-// out[i] = dot(A + i*lda, x) over `length` elements, for i < kRows.
+// out[i] = dot(A + i*lda, x) over `length` elements, for i < kRows. Eight rows keep
+// eight FMA chains with one accumulator each; fewer rows unroll the columns by two.
 template <size_t kRows, typename T>
 HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
                          const T* HWY_RESTRICT x, T* HWY_RESTRICT out) {
@@ -71,20 +80,23 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
   V sum1[kRows];
   for (size_t i = 0; i < kRows; ++i) sum0[i] = sum1[i] = hn::Zero(d);
   size_t c = 0;
-  for (; c + 2 * N <= length; c += 2 * N) {
-    const V x0 = hn::LoadU(d, x + c);
-    const V x1 = hn::LoadU(d, x + c + N);
-    for (size_t i = 0; i < kRows; ++i) {
-      sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
-      sum1[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c + N), x1, sum1[i]);
+  if constexpr (kRows < 8) {
+    for (; c + 2 * N <= length; c += 2 * N) {
+      const V x0 = hn::LoadU(d, x + c);
+      const V x1 = hn::LoadU(d, x + c + N);
+      for (size_t i = 0; i < kRows; ++i) {
+        PrefetchAhead(A + i * lda + c);
+        sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
+        sum1[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c + N), x1, sum1[i]);
+      }
     }
   }
-  if (c + N <= length) {
+  for (; c + N <= length; c += N) {
     const V x0 = hn::LoadU(d, x + c);
     for (size_t i = 0; i < kRows; ++i) {
+      PrefetchAhead(A + i * lda + c);
       sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
     }
-    c += N;
   }
 #if !HWY_MEM_OPS_MIGHT_FAULT
   // Masked loads do not fault past the end on this target: no scalar tail.
@@ -99,8 +111,8 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
 #endif
   for (size_t i = 0; i < kRows; ++i) sum0[i] = hn::Add(sum0[i], sum1[i]);
 #if HWY_TARGET != HWY_SCALAR
-  if constexpr (kRows == 4) {
-    SumOfLanes4(d, sum0, out);
+  if constexpr (kRows % 4 == 0) {
+    for (size_t i = 0; i < kRows; i += 4) SumOfLanes4(d, sum0 + i, out + i);
   } else
 #endif
   {
@@ -116,18 +128,26 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
 template <typename T>
 void DotRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
              const T* HWY_RESTRICT x, T alpha, T beta, T* HWY_RESTRICT y) {
-  constexpr size_t kBlock = 4;
+  constexpr size_t kBlock = GemvCpuPolicy::kDotRowsPerPass;
   T dots[kBlock];
+  const auto store = [&](size_t r, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      y[r + i] = beta == T(0) ? alpha * dots[i] : alpha * dots[i] + beta * y[r + i];
+    }
+  };
   size_t r = 0;
   for (; r + kBlock <= rows; r += kBlock) {
     DotBlock<kBlock>(A + r * lda, lda, length, x, dots);
-    for (size_t i = 0; i < kBlock; ++i) {
-      y[r + i] = beta == T(0) ? alpha * dots[i] : alpha * dots[i] + beta * y[r + i];
-    }
+    store(r, kBlock);
+  }
+  if (rows - r >= 4) {
+    DotBlock<4>(A + r * lda, lda, length, x, dots);
+    store(r, 4);
+    r += 4;
   }
   for (; r < rows; ++r) {
     DotBlock<1>(A + r * lda, lda, length, x, dots);
-    y[r] = beta == T(0) ? alpha * dots[0] : alpha * dots[0] + beta * y[r];
+    store(r, 1);
   }
 }
 
@@ -144,6 +164,7 @@ HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
   for (; c + N <= length; c += N) {
     V sum = hn::LoadU(d, acc + c);
     for (size_t i = 0; i < kRows; ++i) {
+      PrefetchAhead(A + i * lda + c);
       sum = hn::MulAdd(scale[i], hn::LoadU(d, A + i * lda + c), sum);
     }
     hn::StoreU(sum, d, acc + c);

@@ -7,6 +7,10 @@
 namespace fastmv::kernels::cpu {
 
 struct GemvCpuPolicy {
+  // Dot form: stored vectors reduced per pass, one accumulator each: eight FMA chains
+  // hide the FMA latency, eight streams keep the prefetchers busy, and x is re-read
+  // from cache once per eight rows.
+  static constexpr std::size_t kDotRowsPerPass = 8;
   // Axpy form: columns of y accumulated per pass over the stored vectors; 64 KiB
   // keeps the accumulator in L2 (2 MiB) next to the streamed rows.
   static constexpr std::size_t kAxpyChunkBytes = 64 * 1024;
@@ -25,6 +29,10 @@ struct GemvCpuPolicy {
   // Axpy form: stored vectors per chunk below which the threads split the columns
   // instead (partial sums would add more than 2/64 = 3 % to the traffic of A).
   static constexpr std::size_t kAxpyRowsPerPartial = 64;
+  // Software prefetch distance along each stored vector: 1 KiB (16 lines) ahead keeps
+  // eight streams per core in flight across page boundaries. Measured at 4096^2 and
+  // 16384^2: every layout x op >= 1.11x OpenBLAS with it, 1.06-1.09x at some without.
+  static constexpr std::size_t kPrefetchBytes = 1024;
 };
 
 }  // namespace fastmv::kernels::cpu

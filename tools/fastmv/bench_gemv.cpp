@@ -154,6 +154,24 @@ void check_result(const T* y, const std::vector<T>& reference, index_t reduction
   if (!finite) result.max_error = std::numeric_limits<double>::infinity();
 }
 
+// One point's timings from several rounds: the median of the round medians, the least
+// of the minima, every sample counted.
+Timing combine_rounds(std::vector<Timing> rounds) {
+  Timing combined = rounds.front();
+  combined.samples = 0;
+  for (const Timing& round : rounds) {
+    combined.samples += round.samples;
+    combined.min_s = std::min(combined.min_s, round.min_s);
+  }
+  std::sort(rounds.begin(), rounds.end(),
+            [](const Timing& a, const Timing& b) { return a.median_s < b.median_s; });
+  const std::size_t middle = rounds.size() / 2;
+  combined.median_s = rounds.size() % 2 == 1
+                          ? rounds[middle].median_s
+                          : 0.5 * (rounds[middle - 1].median_s + rounds[middle].median_s);
+  return combined;
+}
+
 class GemvBench {
  public:
   GemvBench(const GemvBenchOptions& options, GemvBenchReport& report,
@@ -173,21 +191,49 @@ class GemvBench {
     HostBuffer<T> inputs(input_elements);
     fill_random_operands(inputs.data(), inputs.size(), 1);
 
-    for (const auto& spec : specs) {
-      const auto start = std::chrono::steady_clock::now();
-      const std::string name = describe_point(dtype, spec);
-      run_point<T>(dtype, spec, inputs, [&](const std::string& implementation) {
-        progress.running(index, name, implementation);
-      });
-      progress.done(index, name,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      ++index;
+    // Round r measures every point once; a point's figure is the median of its rounds,
+    // so a disturbance that lasts one point (the VM losing a core for a second) moves
+    // one round of it, not the result.
+    const std::size_t first_point = report_.points.size();
+    std::vector<std::vector<std::vector<Timing>>> rounds_of(specs.size());  // [point][impl]
+    for (int round = 0; round < options_.rounds; ++round) {
+      for (std::size_t i = 0; i < specs.size(); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        std::string name = describe_point(dtype, specs[i]);
+        if (options_.rounds > 1) name += " (round " + std::to_string(round + 1) + ")";
+        PointResult result = run_point<T>(dtype, specs[i], inputs, [&](const std::string& what) {
+          progress.running(index, name, what);
+        });
+        if (round == 0) {
+          rounds_of[i].resize(result.implementations.size());
+          report_.points.push_back(result);
+        }
+        PointResult& merged = report_.points[first_point + i];
+        for (std::size_t j = 0; j < result.implementations.size(); ++j) {
+          const ImplementationResult& measured = result.implementations[j];
+          ImplementationResult& kept = merged.implementations[j];
+          if (!measured.correct && kept.correct) kept = measured;  // keep the failure
+          kept.max_error = std::max(kept.max_error, measured.max_error);
+          if (measured.timing.samples > 0) rounds_of[i][j].push_back(measured.timing);
+        }
+        progress.done(index, name,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        ++index;
+      }
+    }
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      PointResult& merged = report_.points[first_point + i];
+      for (std::size_t j = 0; j < merged.implementations.size(); ++j) {
+        if (!rounds_of[i][j].empty()) {
+          merged.implementations[j].timing = combine_rounds(rounds_of[i][j]);
+        }
+      }
     }
   }
 
  private:
   template <typename T, typename OnImplementation>
-  void run_point(const char* dtype, const PointSpec& spec, const HostBuffer<T>& inputs,
+  PointResult run_point(const char* dtype, const PointSpec& spec, const HostBuffer<T>& inputs,
                  OnImplementation&& on_implementation) {
     const PointLayout point = layout_point<T>(spec.layout, spec.op, spec.shape, report_.pool_bytes);
     HostBuffer<T> outputs(point.sets * point.output_stride);
@@ -224,7 +270,9 @@ class GemvBench {
                  reference.data(), first.incy);
     const index_t reduction_length = spec.op == Op::NoTrans ? spec.shape.n : spec.shape.m;
 
-    std::size_t cursor = 0;
+    // Check every implementation once, then time those that ran, side by side.
+    std::vector<GemvImplementation*> timed;
+    std::vector<std::size_t> timed_results;
     for (GemvImplementation* implementation : implementations_) {
       on_implementation(implementation->name());
       ImplementationResult measured;
@@ -233,14 +281,21 @@ class GemvBench {
         std::copy(initial_y.begin(), initial_y.end(), first.y);
         implementation->gemv(first);
         check_result(first.y, reference, reduction_length, measured);
-        measured.timing = time_implementation(*implementation, pool, report_.sampling, cursor);
+        timed.push_back(implementation);
+        timed_results.push_back(result.implementations.size());
       } catch (const std::exception& error) {
         measured.correct = false;
         measured.error = error.what();
       }
       result.implementations.push_back(std::move(measured));
     }
-    report_.points.push_back(std::move(result));
+    on_implementation("timing");
+    std::size_t cursor = 0;
+    const std::vector<Timing> timings = time_round_robin(timed, pool, report_.sampling, cursor);
+    for (std::size_t i = 0; i < timings.size(); ++i) {
+      result.implementations[timed_results[i]].timing = timings[i];
+    }
+    return result;
   }
 
   const GemvBenchOptions& options_;
@@ -306,6 +361,7 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
   report.pool_bytes = options.pool_bytes.value_or(
       std::max<std::size_t>(4 * report.machine.llc_bytes, std::size_t(256) << 20));
   report.sampling = sampling_for(options.sweep);
+  report.rounds = options.rounds;
   if (options.repeats) report.sampling.repeats = *options.repeats;
   if (options.min_time_s) report.sampling.min_time_s = *options.min_time_s;
 
@@ -346,7 +402,8 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
   }
   const bool has_float = std::find(options.dtypes.begin(), options.dtypes.end(), "float") != options.dtypes.end();
   const bool has_double = std::find(options.dtypes.begin(), options.dtypes.end(), "double") != options.dtypes.end();
-  Progress progress(options.progress, specs.size() * ((has_float ? 1 : 0) + (has_double ? 1 : 0)));
+  Progress progress(options.progress, specs.size() * static_cast<std::size_t>(options.rounds) *
+                                         ((has_float ? 1 : 0) + (has_double ? 1 : 0)));
   GemvBench bench(options, report, used);
   std::size_t index = 0;
   if (has_float) bench.run_type<float>("float", specs, progress, index);

@@ -39,6 +39,7 @@ struct GemvBenchOptions {
   std::vector<Shape> shapes;           // replaces the sweep's shapes when not empty
   std::optional<int> repeats;          // the sweep's default when empty
   std::optional<double> min_time_s;
+  int rounds = 1;  // times the whole sweep is measured; each point reports the median round
   std::optional<std::size_t> pool_bytes;  // max(4 x LLC, 256 MiB) when empty: adaptive LLC replacement keeps part of a 2 x LLC pool; 0: hot cache
   std::vector<std::string> vendors;    // empty: every vendor found
   double alpha = 1;
@@ -82,6 +83,7 @@ struct GemvBenchReport {
   int threads = 1;
   std::size_t pool_bytes = 0;
   SamplingPolicy sampling;
+  int rounds = 1;
   double alpha = 1;
   double beta = 0;
   ReadCeiling read_ceiling;

@@ -105,6 +105,11 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   bench_gemv->add_option("--min-time", min_time, "Seconds of samples per implementation and point, at least")
       ->check(CLI::NonNegativeNumber);
+  int rounds = 0;
+  bench_gemv->add_option("--rounds", rounds,
+                         "Measure the whole sweep this many times; each point reports its median "
+                         "round (default 3 for --acceptance, else 1)")
+      ->check(CLI::PositiveNumber);
   bench_gemv->add_option("--pool-bytes", pool_bytes,
                          "Operands rotated per point, e.g. 512M (default max(4 x LLC, 256M)); "
                          "0: one set, cache-hot");
@@ -153,6 +158,7 @@ int main(int argc, char** argv) {
     for (const auto& shape : shapes) options.shapes.push_back(parse_shape(shape));
     if (bench_gemv->count("--repeats") > 0) options.repeats = repeats;
     if (bench_gemv->count("--min-time") > 0) options.min_time_s = min_time;
+    options.rounds = rounds > 0 ? rounds : options.sweep == Sweep::Acceptance ? 3 : 1;
     if (!pool_bytes.empty()) options.pool_bytes = parse_bytes(pool_bytes);
     if (options.alpha == 0) {
       throw std::invalid_argument("--alpha 0 reads neither A nor x: nothing to measure");

@@ -65,8 +65,10 @@ void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
     std::fprintf(out, "  %-9s %s\n", status.name.c_str(), status.description.c_str());
   }
   std::fprintf(out,
-               "Median per call of >= %d samples (>= %.3g s each); GB/s counts A, x and y once.\n\n",
-               report.sampling.repeats, report.sampling.min_time_s);
+               "Median per call of >= %d samples (>= %.3g s each), samples round-robin across "
+               "implementations; median of %d round(s) of the sweep. GB/s counts A, x and y "
+               "once.\n\n",
+               report.sampling.repeats, report.sampling.min_time_s, report.rounds);
 
   std::vector<std::string> vendors;
   for (const auto& status : report.implementations) {
@@ -155,6 +157,7 @@ void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
       {"sweep", to_string(report.sweep)},
       {"pool_bytes", report.pool_bytes},
       {"repeats", report.sampling.repeats},
+      {"rounds", report.rounds},
       {"min_time_s", report.sampling.min_time_s},
       {"warm_up_s", report.sampling.warm_up_s},
       {"min_sample_s", report.sampling.min_sample_s},

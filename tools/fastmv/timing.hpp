@@ -1,4 +1,4 @@
-// How one implementation is timed at one point: warm up, size a batch of calls so that a
+// How implementations are timed at one point: warm up, size a batch of calls so that a
 // sample is long enough for the clock, take many samples, keep the median and the min.
 #pragma once
 
@@ -29,48 +29,74 @@ struct Timing {
   double min_s = 0;     // per call
 };
 
-// `cursor` is the pool set the next call starts from; it keeps moving across samples
-// and implementations so that consecutive samples do not reuse the sets just touched.
+// Times several implementations at one point. Each is warmed up and its batch sized
+// so that one sample lasts min_sample_s; then the samples go round-robin, one of each
+// implementation in turn, so that a drift of the machine's memory bandwidth during the
+// point (seen: 22 to 28 GB/s between consecutive runs on a shared VM) moves every
+// implementation alike and the ratios stay fair. `cursor` is the pool set the next call
+// starts from; it keeps moving so that consecutive samples do not reuse sets just touched.
 template <typename T>
-Timing time_implementation(GemvImplementation& implementation, const GemvPool<T>& pool,
-                           const SamplingPolicy& policy, std::size_t& cursor) {
+std::vector<Timing> time_round_robin(const std::vector<GemvImplementation*>& implementations,
+                                     const GemvPool<T>& pool, const SamplingPolicy& policy,
+                                     std::size_t& cursor) {
   using Clock = std::chrono::steady_clock;
-  auto run_batch = [&](std::size_t calls) {
+  auto run_batch = [&](GemvImplementation& implementation, std::size_t calls) {
     const double seconds = implementation.time_calls(pool, cursor, calls);
     cursor = (cursor + calls) % pool.sets;
     return seconds;
   };
 
-  // Grow the batch until one lasts min_sample_s, then keep warming up with it.
-  std::size_t batch = 1;
-  const auto warm_up_start = Clock::now();
-  for (double seconds = run_batch(batch); seconds < policy.min_sample_s;
-       seconds = run_batch(batch)) {
-    const double wanted = 1.25 * policy.min_sample_s / std::max(seconds, 1e-9);
-    batch = static_cast<std::size_t>(std::ceil(static_cast<double>(batch) *
-                                               std::clamp(wanted, 2.0, 100.0)));
-  }
-  while (std::chrono::duration<double>(Clock::now() - warm_up_start).count() < policy.warm_up_s) {
-    run_batch(batch);
+  std::vector<std::size_t> batches;
+  for (GemvImplementation* implementation : implementations) {
+    // Grow the batch until one lasts min_sample_s, then keep warming up with it.
+    std::size_t batch = 1;
+    const auto warm_up_start = Clock::now();
+    for (double seconds = run_batch(*implementation, batch); seconds < policy.min_sample_s;
+         seconds = run_batch(*implementation, batch)) {
+      const double wanted = 1.25 * policy.min_sample_s / std::max(seconds, 1e-9);
+      batch = static_cast<std::size_t>(std::ceil(static_cast<double>(batch) *
+                                                 std::clamp(wanted, 2.0, 100.0)));
+    }
+    while (std::chrono::duration<double>(Clock::now() - warm_up_start).count() <
+           policy.warm_up_s) {
+      run_batch(*implementation, batch);
+    }
+    batches.push_back(batch);
   }
 
-  std::vector<double> per_call;
-  const auto start = Clock::now();
-  while (per_call.size() < policy.max_samples &&
-         (per_call.size() < static_cast<std::size_t>(policy.repeats) ||
-          std::chrono::duration<double>(Clock::now() - start).count() < policy.min_time_s)) {
-    per_call.push_back(run_batch(batch) / static_cast<double>(batch));
+  // Each implementation gets at least `repeats` samples and min_time_s of sampling.
+  std::vector<std::vector<double>> per_call(implementations.size());
+  std::vector<double> sampled_s(implementations.size(), 0.0);
+  auto more_needed = [&](std::size_t i) {
+    return per_call[i].size() < policy.max_samples &&
+           (per_call[i].size() < static_cast<std::size_t>(policy.repeats) ||
+            sampled_s[i] < policy.min_time_s);
+  };
+  for (bool any = true; any;) {
+    any = false;
+    for (std::size_t i = 0; i < implementations.size(); ++i) {
+      if (!more_needed(i)) continue;
+      const double seconds = run_batch(*implementations[i], batches[i]);
+      sampled_s[i] += seconds;
+      per_call[i].push_back(seconds / static_cast<double>(batches[i]));
+      any = true;
+    }
   }
-  std::sort(per_call.begin(), per_call.end());
 
-  Timing timing;
-  timing.calls_per_sample = batch;
-  timing.samples = per_call.size();
-  const std::size_t middle = per_call.size() / 2;
-  timing.median_s = per_call.size() % 2 == 1 ? per_call[middle]
-                                             : 0.5 * (per_call[middle - 1] + per_call[middle]);
-  timing.min_s = per_call.front();
-  return timing;
+  std::vector<Timing> timings;
+  for (std::size_t i = 0; i < implementations.size(); ++i) {
+    std::vector<double>& samples = per_call[i];
+    std::sort(samples.begin(), samples.end());
+    Timing timing;
+    timing.calls_per_sample = batches[i];
+    timing.samples = samples.size();
+    const std::size_t middle = samples.size() / 2;
+    timing.median_s = samples.size() % 2 == 1 ? samples[middle]
+                                              : 0.5 * (samples[middle - 1] + samples[middle]);
+    timing.min_s = samples.front();
+    timings.push_back(timing);
+  }
+  return timings;
 }
 
 }  // namespace fastmv_tool

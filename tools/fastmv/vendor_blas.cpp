@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <climits>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -128,6 +129,13 @@ class VendorBlas final : public GemvImplementation {
 }  // namespace
 
 std::unique_ptr<GemvImplementation> make_openblas() {
+  // OpenBLAS's worker threads spin for about 2^28 cycles (~0.1 s) after each call
+  // before they sleep. Samples go round-robin (timing.hpp), so they would hold the
+  // cores while the next implementation runs: measured on the 2-core machine, fastmv's
+  // second thread got no core and dgemv at 4096 fell from ~25 to ~13 GB/s in half the
+  // runs. Sleeping at once costs OpenBLAS nothing measurable (22-24 GB/s either way).
+  // Read when the library is loaded; a value the user set is kept.
+  setenv("OPENBLAS_THREAD_TIMEOUT", "4", /*overwrite=*/0);
   return std::make_unique<VendorBlas>(VendorSpec{
       "openblas", {"libopenblas.so.0", "libopenblas.so"}, "openblas_set_num_threads",
       describe_openblas});
