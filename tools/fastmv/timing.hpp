@@ -19,6 +19,8 @@ struct SamplingPolicy {
   // A sample shorter than this is mostly clock resolution and call overhead of
   // steady_clock::now(); a 16 x 16 GEMV is timed over hundreds of calls.
   double min_sample_s = 20e-6;
+  // Untimed calls before each sample of calls shorter than this (see time_round_robin).
+  double warm_up_per_sample_s = 200e-6;
   std::size_t max_samples = 20000;
 };
 
@@ -47,16 +49,19 @@ std::vector<Timing> time_round_robin(const std::vector<GemvImplementation*>& imp
   };
 
   std::vector<std::size_t> batches;
+  std::vector<double> call_estimates_s;
   for (GemvImplementation* implementation : implementations) {
     // Grow the batch until one lasts min_sample_s, then keep warming up with it.
     std::size_t batch = 1;
     const auto warm_up_start = Clock::now();
-    for (double seconds = run_batch(*implementation, batch); seconds < policy.min_sample_s;
-         seconds = run_batch(*implementation, batch)) {
+    double seconds = run_batch(*implementation, batch);
+    while (seconds < policy.min_sample_s) {
       const double wanted = 1.25 * policy.min_sample_s / std::max(seconds, 1e-9);
       batch = static_cast<std::size_t>(std::ceil(static_cast<double>(batch) *
                                                  std::clamp(wanted, 2.0, 100.0)));
+      seconds = run_batch(*implementation, batch);
     }
+    call_estimates_s.push_back(seconds / static_cast<double>(batch));
     while (std::chrono::duration<double>(Clock::now() - warm_up_start).count() <
            policy.warm_up_s) {
       run_batch(*implementation, batch);
@@ -72,10 +77,24 @@ std::vector<Timing> time_round_robin(const std::vector<GemvImplementation*>& imp
            (per_call[i].size() < static_cast<std::size_t>(policy.repeats) ||
             sampled_s[i] < policy.min_time_s);
   };
+  // Untimed calls before each sample, lasting about warm_up_per_sample_s: thread pools
+  // (fastmv's, OpenBLAS's) sleep while the other implementations run and would
+  // otherwise charge their wake-up to the first call of the sample, as no caller
+  // looping over GEMVs sees. Calls long enough to hide a wake-up get none.
+  std::vector<std::size_t> warm_up_calls;
+  for (std::size_t i = 0; i < implementations.size(); ++i) {
+    const double per_call_s = std::max(call_estimates_s[i], 1e-9);
+    warm_up_calls.push_back(
+        per_call_s >= policy.warm_up_per_sample_s
+            ? 0
+            : std::min(batches[i], static_cast<std::size_t>(std::ceil(
+                                       policy.warm_up_per_sample_s / per_call_s))));
+  }
   for (bool any = true; any;) {
     any = false;
     for (std::size_t i = 0; i < implementations.size(); ++i) {
       if (!more_needed(i)) continue;
+      if (warm_up_calls[i] > 0) run_batch(*implementations[i], warm_up_calls[i]);
       const double seconds = run_batch(*implementations[i], batches[i]);
       sampled_s[i] += seconds;
       per_call[i].push_back(seconds / static_cast<double>(batches[i]));

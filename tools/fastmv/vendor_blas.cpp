@@ -129,13 +129,14 @@ class VendorBlas final : public GemvImplementation {
 }  // namespace
 
 std::unique_ptr<GemvImplementation> make_openblas() {
-  // OpenBLAS's worker threads spin for about 2^28 cycles (~0.1 s) after each call
-  // before they sleep. Samples go round-robin (timing.hpp), so they would hold the
-  // cores while the next implementation runs: measured on the 2-core machine, fastmv's
-  // second thread got no core and dgemv at 4096 fell from ~25 to ~13 GB/s in half the
-  // runs. Sleeping at once costs OpenBLAS nothing measurable (22-24 GB/s either way).
+  // OpenBLAS's worker threads spin for 2^28 cycles (~0.1 s) after each call before they
+  // sleep. Samples go round-robin (timing.hpp), so they would hold the cores while the
+  // next implementation runs: measured on the 2-core machine, fastmv's second thread got
+  // no core and dgemv at 4096 fell from ~25 to ~13 GB/s in half the runs. 2^20 cycles
+  // (~0.4 ms) keeps them awake through a sample (each is preceded by warm-up calls)
+  // and asleep soon after; 2^4 would make every call wake them (1 GB/s at 128^2).
   // Read when the library is loaded; a value the user set is kept.
-  setenv("OPENBLAS_THREAD_TIMEOUT", "4", /*overwrite=*/0);
+  setenv("OPENBLAS_THREAD_TIMEOUT", "20", /*overwrite=*/0);
   return std::make_unique<VendorBlas>(VendorSpec{
       "openblas", {"libopenblas.so.0", "libopenblas.so"}, "openblas_set_num_threads",
       describe_openblas});
