@@ -48,24 +48,31 @@ std::vector<Timing> time_round_robin(const std::vector<GemvImplementation*>& imp
     return seconds;
   };
 
-  std::vector<std::size_t> batches;
-  std::vector<double> call_estimates_s;
-  for (GemvImplementation* implementation : implementations) {
-    // Grow the batch until one lasts min_sample_s, then keep warming up with it.
-    std::size_t batch = 1;
-    const auto warm_up_start = Clock::now();
-    double seconds = run_batch(*implementation, batch);
+  // Grows `batch` until one batch lasts min_sample_s; returns that batch's seconds.
+  auto size_batch = [&](GemvImplementation& implementation, std::size_t& batch) {
+    double seconds = run_batch(implementation, batch);
     while (seconds < policy.min_sample_s) {
       const double wanted = 1.25 * policy.min_sample_s / std::max(seconds, 1e-9);
       batch = static_cast<std::size_t>(std::ceil(static_cast<double>(batch) *
                                                  std::clamp(wanted, 2.0, 100.0)));
-      seconds = run_batch(*implementation, batch);
+      seconds = run_batch(implementation, batch);
     }
-    call_estimates_s.push_back(seconds / static_cast<double>(batch));
+    return seconds;
+  };
+
+  std::vector<std::size_t> batches;
+  std::vector<double> call_estimates_s;
+  for (GemvImplementation* implementation : implementations) {
+    std::size_t batch = 1;
+    const auto warm_up_start = Clock::now();
+    size_batch(*implementation, batch);
     while (std::chrono::duration<double>(Clock::now() - warm_up_start).count() <
            policy.warm_up_s) {
       run_batch(*implementation, batch);
     }
+    // The first calls were cold (page faults, threads starting): size it again, warm.
+    const double seconds = size_batch(*implementation, batch);
+    call_estimates_s.push_back(seconds / static_cast<double>(batch));
     batches.push_back(batch);
   }
 
