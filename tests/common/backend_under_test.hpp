@@ -51,8 +51,8 @@ class BackendTest : public ::testing::Test {
   ::testing::ScopedTrace seed_trace_;
 };
 
-// Thread counts worth testing for a problem: the Cpu backend splits work across
-// OpenMP threads only for large matrices, so large problems run with 1, 2 and 3
+// Thread counts worth testing for a problem: the Cpu backend shares work among
+// threads (src/cpu/work_sharing.hpp) only for large matrices, so large problems run with 1, 2 and 3
 // threads (uneven splits, more threads than cores here); small ones run once with
 // the default.
 inline std::vector<int> thread_counts(bool large_problem) {
