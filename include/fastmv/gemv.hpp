@@ -15,6 +15,9 @@
 //   - m == 0 or n == 0, or alpha == 0 and beta == 1: return at once, y untouched;
 //   - beta == 0: y is written without being read (NaN or Inf in y disappear);
 //   - alpha == 0: A and x are not read (y = beta * y).
+// One deliberate difference: reference BLAS skips the columns of A whose x_j is 0 in
+// the non-transposed case, so an Inf or NaN there does not reach y; fastmv, like
+// optimized BLAS kernels, multiplies every element and IEEE arithmetic propagates it.
 //
 // Requirements (fastmv::InvalidArgument otherwise, and nothing is written):
 //   m >= 0, n >= 0; lda >= max(1, n) for RowMajor, lda >= max(1, m) for ColMajor;
