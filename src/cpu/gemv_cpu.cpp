@@ -325,11 +325,10 @@ template <typename T>
 void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
   const size_t rows = p.count, length = p.length, lda = p.lda;
   const size_t bytes = rows * length * sizeof(T);
-  const Plan by_rows =
-      plan_for(bytes, rows / GemvCpuPolicy::kAxpyMinRowsPerChunk, max_threads);
-  // Partial sums cost 2 (chunks - 1) / rows of the traffic of A: split the stored
-  // vectors only where that is small.
-  if (by_rows.chunks > 1 && rows >= GemvCpuPolicy::kAxpyRowsPerPartial * by_rows.chunks) {
+  // Partial sums cost 2 (chunks - 1) / rows of the traffic of A: at least
+  // kAxpyRowsPerPartial stored vectors per chunk keep that small.
+  const Plan by_rows = plan_for(bytes, rows / GemvCpuPolicy::kAxpyRowsPerPartial, max_threads);
+  if (by_rows.chunks > 1) {
     std::vector<T> partials((by_rows.chunks - 1) * length);
     parallel_chunks(by_rows.threads, by_rows.chunks, [&](size_t chunk) {
       T* acc = chunk == 0 ? y : partials.data() + (chunk - 1) * length;

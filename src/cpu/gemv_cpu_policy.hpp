@@ -24,10 +24,11 @@ struct GemvCpuPolicy {
   // Chunks per thread: more than one, so a thread that starts late (the machine is
   // busy) still finds work and the others do not wait for it.
   static constexpr std::size_t kChunksPerThread = 4;
-  // Axpy form: fewest stored vectors in a chunk that splits the stored vectors.
-  static constexpr std::size_t kAxpyMinRowsPerChunk = 16;
-  // Axpy form: stored vectors per chunk below which the threads split the columns
-  // instead (partial sums would add more than 2/64 = 3 % to the traffic of A).
+  // Axpy form: fewest stored vectors in a chunk when the threads split the stored
+  // vectors (each chunk but the first adds a partial sum, 2/64 = 3 % of the traffic
+  // of A at most); with fewer, the threads split the columns (short-wide problems).
+  // Measured: 256^2 double col N split into 8 column strips of 32 reached 16 GB/s,
+  // 256-byte pieces of 256 rows being a poor stream.
   static constexpr std::size_t kAxpyRowsPerPartial = 64;
   // Software prefetch distance along each stored vector: 1 KiB (16 lines) ahead keeps
   // eight streams per core in flight across page boundaries. Measured at 4096^2 and
