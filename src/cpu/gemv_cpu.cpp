@@ -25,12 +25,14 @@ HWY_BEFORE_NAMESPACE();
 namespace fastmv::kernels::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Asks for the line kPrefetchBytes ahead in a stored vector. The hardware streamer
-// stops at each 4 KiB page; this keeps every stream's next page on its way (a prefetch
-// never faults, so running past the end of A is harmless).
+// Asks for the line kPrefetchBytes ahead in a stored vector, into L2 (prefetcht2:
+// locality 1). The hardware streamer stops at each 4 KiB page; this keeps every
+// stream's next page on its way. An L1 prefetch (prefetcht0) holds one of the core's
+// few L1 miss buffers and measured ~5 % slower at 16384^2 double. A prefetch never
+// faults, so running past the end of A is harmless.
 template <typename T>
 HWY_INLINE void PrefetchAhead(const T* p) {
-  __builtin_prefetch(reinterpret_cast<const char*>(p) + GemvCpuPolicy::kPrefetchBytes);
+  __builtin_prefetch(reinterpret_cast<const char*>(p) + GemvCpuPolicy::kPrefetchBytes, 0, 1);
 }
 
 #if HWY_TARGET != HWY_SCALAR
