@@ -25,14 +25,16 @@ HWY_BEFORE_NAMESPACE();
 namespace fastmv::kernels::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Asks for the line kPrefetchBytes ahead in a stored vector, into L2 (prefetcht2:
-// locality 1). The hardware streamer stops at each 4 KiB page; this keeps every
-// stream's next page on its way. An L1 prefetch (prefetcht0) holds one of the core's
-// few L1 miss buffers and measured ~5 % slower at 16384^2 double. A prefetch never
-// faults, so running past the end of A is harmless.
-template <typename T>
+// Asks for the line kPrefetchBytes ahead in a stored vector. The hardware streamer
+// stops at each 4 KiB page; this keeps every stream's next page on its way. A prefetch
+// never faults, so running past the end of A is harmless. kIntoL2: prefetcht2 when A
+// streams from memory (an L1 prefetch holds one of the core's few L1 miss buffers:
+// ~5 % slower at 16384^2 double); prefetcht0 for small matrices, where the line is
+// wanted in L1 next (prefetcht2 measured 15-20 % slower at 16^2..64^2, cold).
+template <bool kIntoL2, typename T>
 HWY_INLINE void PrefetchAhead(const T* p) {
-  __builtin_prefetch(reinterpret_cast<const char*>(p) + GemvCpuPolicy::kPrefetchBytes, 0, 1);
+  __builtin_prefetch(reinterpret_cast<const char*>(p) + GemvCpuPolicy::kPrefetchBytes, 0,
+                     kIntoL2 ? 1 : 3);
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -72,7 +74,7 @@ HWY_INLINE void SumOfLanes4(D d, const hn::Vec<D>* sums, T* HWY_RESTRICT out) {
 
 // out[i] = dot(A + i*lda, x) over `length` elements, for i < kRows. Eight rows keep
 // eight FMA chains with one accumulator each; fewer rows unroll the columns by two.
-template <size_t kRows, typename T>
+template <size_t kRows, bool kIntoL2, typename T>
 HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
                          const T* HWY_RESTRICT x, T* HWY_RESTRICT out) {
   const hn::ScalableTag<T> d;
@@ -87,7 +89,7 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
       const V x0 = hn::LoadU(d, x + c);
       const V x1 = hn::LoadU(d, x + c + N);
       for (size_t i = 0; i < kRows; ++i) {
-        PrefetchAhead(A + i * lda + c);
+        PrefetchAhead<kIntoL2>(A + i * lda + c);
         sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
         sum1[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c + N), x1, sum1[i]);
       }
@@ -96,7 +98,7 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
   for (; c + N <= length; c += N) {
     const V x0 = hn::LoadU(d, x + c);
     for (size_t i = 0; i < kRows; ++i) {
-      PrefetchAhead(A + i * lda + c);
+      PrefetchAhead<kIntoL2>(A + i * lda + c);
       sum0[i] = hn::MulAdd(hn::LoadU(d, A + i * lda + c), x0, sum0[i]);
     }
   }
@@ -127,7 +129,7 @@ HWY_INLINE void DotBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
 
 // y[r] = alpha * dot(A_r, x) + beta * y[r] for the stored vectors r < rows;
 // x and y contiguous; y is not read when beta == 0.
-template <typename T>
+template <bool kIntoL2, typename T>
 void DotRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
              const T* HWY_RESTRICT x, T alpha, T beta, T* HWY_RESTRICT y) {
   constexpr size_t kBlock = GemvCpuPolicy::kDotRowsPerPass;
@@ -139,22 +141,22 @@ void DotRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
   };
   size_t r = 0;
   for (; r + kBlock <= rows; r += kBlock) {
-    DotBlock<kBlock>(A + r * lda, lda, length, x, dots);
+    DotBlock<kBlock, kIntoL2>(A + r * lda, lda, length, x, dots);
     store(r, kBlock);
   }
   if (rows - r >= 4) {
-    DotBlock<4>(A + r * lda, lda, length, x, dots);
+    DotBlock<4, kIntoL2>(A + r * lda, lda, length, x, dots);
     store(r, 4);
     r += 4;
   }
   for (; r < rows; ++r) {
-    DotBlock<1>(A + r * lda, lda, length, x, dots);
+    DotBlock<1, kIntoL2>(A + r * lda, lda, length, x, dots);
     store(r, 1);
   }
 }
 
 // acc[c] += sum_{i < kRows} coef[i] * A[i*lda + c] for c < length.
-template <size_t kRows, typename T>
+template <size_t kRows, bool kIntoL2, typename T>
 HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
                           const T* HWY_RESTRICT coef, T* HWY_RESTRICT acc) {
   const hn::ScalableTag<T> d;
@@ -166,7 +168,7 @@ HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
   for (; c + N <= length; c += N) {
     V sum = hn::LoadU(d, acc + c);
     for (size_t i = 0; i < kRows; ++i) {
-      PrefetchAhead(A + i * lda + c);
+      PrefetchAhead<kIntoL2>(A + i * lda + c);
       sum = hn::MulAdd(scale[i], hn::LoadU(d, A + i * lda + c), sum);
     }
     hn::StoreU(sum, d, acc + c);
@@ -191,7 +193,7 @@ HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
 
 // acc[c] += alpha * sum_{r < rows} x[r] * A[r*lda + c] for c < length; x and acc
 // contiguous. Columns go in chunks that keep acc in L1/L2 while rows stream by.
-template <typename T>
+template <bool kIntoL2, typename T>
 void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
               const T* HWY_RESTRICT x, T alpha, T* HWY_RESTRICT acc) {
   constexpr size_t kBlock = GemvCpuPolicy::kAxpyRowsPerPass;
@@ -202,35 +204,55 @@ void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
     size_t r = 0;
     for (; r + kBlock <= rows; r += kBlock) {
       for (size_t i = 0; i < kBlock; ++i) coef[i] = alpha * x[r + i];
-      AxpyBlock<kBlock>(A + r * lda + c0, lda, width, coef, acc + c0);
+      AxpyBlock<kBlock, kIntoL2>(A + r * lda + c0, lda, width, coef, acc + c0);
     }
     if (rows - r >= 4) {
       for (size_t i = 0; i < 4; ++i) coef[i] = alpha * x[r + i];
-      AxpyBlock<4>(A + r * lda + c0, lda, width, coef, acc + c0);
+      AxpyBlock<4, kIntoL2>(A + r * lda + c0, lda, width, coef, acc + c0);
       r += 4;
     }
     for (; r < rows; ++r) {
       coef[0] = alpha * x[r];
-      AxpyBlock<1>(A + r * lda + c0, lda, width, coef, acc + c0);
+      AxpyBlock<1, kIntoL2>(A + r * lda + c0, lda, width, coef, acc + c0);
     }
   }
 }
 
+// `streaming`: A is large enough to come from memory (GemvCpuPolicy::kStreamingBytes).
+template <typename T>
+void DotRowsAny(const T* A, size_t lda, size_t rows, size_t length, const T* x, T alpha, T beta,
+                T* y, bool streaming) {
+  if (streaming) {
+    DotRows<true>(A, lda, rows, length, x, alpha, beta, y);
+  } else {
+    DotRows<false>(A, lda, rows, length, x, alpha, beta, y);
+  }
+}
+template <typename T>
+void AxpyRowsAny(const T* A, size_t lda, size_t rows, size_t length, const T* x, T alpha, T* acc,
+                 bool streaming) {
+  if (streaming) {
+    AxpyRows<true>(A, lda, rows, length, x, alpha, acc);
+  } else {
+    AxpyRows<false>(A, lda, rows, length, x, alpha, acc);
+  }
+}
+
 void DotRowsF32(const float* A, size_t lda, size_t rows, size_t length, const float* x,
-                float alpha, float beta, float* y) {
-  DotRows(A, lda, rows, length, x, alpha, beta, y);
+                float alpha, float beta, float* y, bool streaming) {
+  DotRowsAny(A, lda, rows, length, x, alpha, beta, y, streaming);
 }
 void DotRowsF64(const double* A, size_t lda, size_t rows, size_t length, const double* x,
-                double alpha, double beta, double* y) {
-  DotRows(A, lda, rows, length, x, alpha, beta, y);
+                double alpha, double beta, double* y, bool streaming) {
+  DotRowsAny(A, lda, rows, length, x, alpha, beta, y, streaming);
 }
 void AxpyRowsF32(const float* A, size_t lda, size_t rows, size_t length, const float* x,
-                 float alpha, float* acc) {
-  AxpyRows(A, lda, rows, length, x, alpha, acc);
+                 float alpha, float* acc, bool streaming) {
+  AxpyRowsAny(A, lda, rows, length, x, alpha, acc, streaming);
 }
 void AxpyRowsF64(const double* A, size_t lda, size_t rows, size_t length, const double* x,
-                 double alpha, double* acc) {
-  AxpyRows(A, lda, rows, length, x, alpha, acc);
+                 double alpha, double* acc, bool streaming) {
+  AxpyRowsAny(A, lda, rows, length, x, alpha, acc, streaming);
 }
 
 }  // namespace fastmv::kernels::cpu::HWY_NAMESPACE
@@ -247,20 +269,20 @@ HWY_EXPORT(AxpyRowsF64);
 namespace {
 
 void dot_rows(const float* A, size_t lda, size_t rows, size_t length, const float* x,
-              float alpha, float beta, float* y) {
-  HWY_DYNAMIC_DISPATCH(DotRowsF32)(A, lda, rows, length, x, alpha, beta, y);
+              float alpha, float beta, float* y, bool streaming) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF32)(A, lda, rows, length, x, alpha, beta, y, streaming);
 }
 void dot_rows(const double* A, size_t lda, size_t rows, size_t length, const double* x,
-              double alpha, double beta, double* y) {
-  HWY_DYNAMIC_DISPATCH(DotRowsF64)(A, lda, rows, length, x, alpha, beta, y);
+              double alpha, double beta, double* y, bool streaming) {
+  HWY_DYNAMIC_DISPATCH(DotRowsF64)(A, lda, rows, length, x, alpha, beta, y, streaming);
 }
 void axpy_rows(const float* A, size_t lda, size_t rows, size_t length, const float* x,
-               float alpha, float* acc) {
-  HWY_DYNAMIC_DISPATCH(AxpyRowsF32)(A, lda, rows, length, x, alpha, acc);
+               float alpha, float* acc, bool streaming) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF32)(A, lda, rows, length, x, alpha, acc, streaming);
 }
 void axpy_rows(const double* A, size_t lda, size_t rows, size_t length, const double* x,
-               double alpha, double* acc) {
-  HWY_DYNAMIC_DISPATCH(AxpyRowsF64)(A, lda, rows, length, x, alpha, acc);
+               double alpha, double* acc, bool streaming) {
+  HWY_DYNAMIC_DISPATCH(AxpyRowsF64)(A, lda, rows, length, x, alpha, acc, streaming);
 }
 
 // [begin, end) of part `part` when `total` items are cut into `parts` near-equal
@@ -308,12 +330,14 @@ void scale(T* y, size_t n, T beta) {
 template <typename T>
 void gemv_dot(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
   const size_t rows = p.count, length = p.length, lda = p.lda;
-  const Plan plan = plan_for(rows * length * sizeof(T), (rows + 3) / 4, max_threads);
+  const size_t bytes = rows * length * sizeof(T);
+  const bool streaming = bytes >= GemvCpuPolicy::kStreamingBytes;
+  const Plan plan = plan_for(bytes, (rows + 3) / 4, max_threads);
   parallel_chunks(plan.threads, plan.chunks, [&](size_t chunk) {
     const Range part = split(rows, plan.chunks, chunk, 4);
     if (part.end > part.begin) {
       dot_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x, p.alpha, p.beta,
-               y + part.begin);
+               y + part.begin, streaming);
     }
   });
 }
@@ -327,6 +351,7 @@ template <typename T>
 void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
   const size_t rows = p.count, length = p.length, lda = p.lda;
   const size_t bytes = rows * length * sizeof(T);
+  const bool streaming = bytes >= GemvCpuPolicy::kStreamingBytes;
   // Partial sums cost 2 (chunks - 1) / rows of the traffic of A: at least
   // kAxpyRowsPerPartial stored vectors per chunk keep that small.
   const Plan by_rows = plan_for(bytes, rows / GemvCpuPolicy::kAxpyRowsPerPartial, max_threads);
@@ -337,7 +362,7 @@ void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
       if (chunk != 0) std::fill(acc, acc + length, T(0));
       const Range part = split(rows, by_rows.chunks, chunk, 4);
       axpy_rows(p.A + part.begin * lda, lda, part.end - part.begin, length, x + part.begin,
-                p.alpha, acc);
+                p.alpha, acc, streaming);
     });
     for (size_t chunk = 1; chunk < by_rows.chunks; ++chunk) {
       const T* partial = partials.data() + (chunk - 1) * length;
@@ -350,7 +375,7 @@ void gemv_axpy(const GemvProblem<T>& p, const T* x, T* y, int max_threads) {
     const Range strip = split(length, by_columns.chunks, chunk, 64);
     if (strip.end > strip.begin) {
       axpy_rows(p.A + strip.begin, lda, rows, strip.end - strip.begin, x, p.alpha,
-                y + strip.begin);
+                y + strip.begin, streaming);
     }
   });
 }

@@ -33,9 +33,11 @@ struct GemvCpuPolicy {
   // Software prefetch distance along each stored vector: 1 KiB (16 lines) ahead keeps
   // eight streams per core in flight across page boundaries. Measured at 4096^2 and
   // 16384^2: every layout x op >= 1.11x OpenBLAS with it, 1.06-1.09x at some without;
-  // into L2 rather than L1: double 16384^2 1.11-1.14x -> 1.17-1.19x OpenBLAS (3 rounds,
-  // two runs each, in both orders).
   static constexpr std::size_t kPrefetchBytes = 1024;
+  // From this size of A on, prefetch into L2 instead of L1 (the matrix streams from
+  // memory): double 16384^2 1.11-1.14x -> 1.17-1.19x OpenBLAS (3 rounds, two runs in
+  // both orders), while 16^2..64^2 lost 15-20 % with it.
+  static constexpr std::size_t kStreamingBytes = 4 * 1024 * 1024;
 };
 
 }  // namespace fastmv::kernels::cpu
