@@ -1,13 +1,14 @@
-// CPU GEMV: Highway SIMD kernels compiled once per x86 target (SSSE3 .. AVX-512)
-// and chosen at run time, threaded with OpenMP.
+// CPU GEMV: Highway SIMD kernels compiled once per x86 target (SSSE3 .. AVX-512) and
+// chosen at run time; threads from cpu/work_sharing.hpp. Tuning: gemv_cpu_policy.hpp.
 //
 // Both canonical forms (kernels/gemv_kernels.hpp) stream A in storage order:
-//   Dot  - four stored vectors at a time, two accumulators each (eight independent
-//          FMA chains hide the FMA latency when A sits in L1/L2), x re-read from cache;
-//   Axpy - four stored vectors at a time added into a y accumulator that lives in
-//          L1/L2, so A is read once, contiguously, with no strided gather.
-// Work is cut into chunks of stored vectors, so each chunk streams one contiguous
-// part of A; cpu/work_sharing.hpp shares the chunks among threads.
+//   Dot  - eight stored vectors per pass, one accumulator each (eight independent FMA
+//          chains, eight streams for the prefetchers); x re-read from cache; the four
+//          row sums of a group reduced together (SumOfLanes4);
+//   Axpy - eight stored vectors per pass added into a y accumulator kept in L1/L2, so
+//          A is read once, contiguously, with no strided gather.
+// Every stream prefetches 1 KiB ahead. Work is cut into chunks of stored vectors (or
+// column strips for short-wide problems), so each chunk streams one contiguous part of A.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -191,11 +192,45 @@ HWY_INLINE void AxpyBlock(const T* HWY_RESTRICT A, size_t lda, size_t length,
   }
 }
 
+#if !HWY_MEM_OPS_MIGHT_FAULT
+// AxpyRows for length <= one vector (y of a tall-skinny A^T x): y stays in four
+// register accumulators across all rows, one masked load and FMA per row, instead of
+// a masked load and store of the accumulator for every eight rows (100003 x 3 float
+// row-major T ran at 2.3 GB/s that way).
+template <typename T>
+void AxpyNarrow(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
+                const T* HWY_RESTRICT x, T alpha, T* HWY_RESTRICT acc) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  const auto mask = hn::FirstN(d, length);
+  V sum0 = hn::Zero(d), sum1 = hn::Zero(d), sum2 = hn::Zero(d), sum3 = hn::Zero(d);
+  size_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    sum0 = hn::MulAdd(hn::Set(d, x[r]), hn::MaskedLoad(mask, d, A + r * lda), sum0);
+    sum1 = hn::MulAdd(hn::Set(d, x[r + 1]), hn::MaskedLoad(mask, d, A + (r + 1) * lda), sum1);
+    sum2 = hn::MulAdd(hn::Set(d, x[r + 2]), hn::MaskedLoad(mask, d, A + (r + 2) * lda), sum2);
+    sum3 = hn::MulAdd(hn::Set(d, x[r + 3]), hn::MaskedLoad(mask, d, A + (r + 3) * lda), sum3);
+  }
+  for (; r < rows; ++r) {
+    sum0 = hn::MulAdd(hn::Set(d, x[r]), hn::MaskedLoad(mask, d, A + r * lda), sum0);
+  }
+  const V sum = hn::Add(hn::Add(sum0, sum1), hn::Add(sum2, sum3));
+  const V y = hn::MulAdd(hn::Set(d, alpha), sum, hn::MaskedLoad(mask, d, acc));
+  hn::BlendedStore(y, mask, d, acc);
+}
+#endif
+
 // acc[c] += alpha * sum_{r < rows} x[r] * A[r*lda + c] for c < length; x and acc
 // contiguous. Columns go in chunks that keep acc in L1/L2 while rows stream by.
 template <bool kIntoL2, typename T>
 void AxpyRows(const T* HWY_RESTRICT A, size_t lda, size_t rows, size_t length,
               const T* HWY_RESTRICT x, T alpha, T* HWY_RESTRICT acc) {
+#if !HWY_MEM_OPS_MIGHT_FAULT
+  if (length <= hn::Lanes(hn::ScalableTag<T>())) {
+    AxpyNarrow(A, lda, rows, length, x, alpha, acc);
+    return;
+  }
+#endif
   constexpr size_t kBlock = GemvCpuPolicy::kAxpyRowsPerPass;
   const size_t chunk = GemvCpuPolicy::kAxpyChunkBytes / sizeof(T);
   for (size_t c0 = 0; c0 < length; c0 += chunk) {

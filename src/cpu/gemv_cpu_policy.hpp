@@ -1,5 +1,5 @@
 // Tuning of the CPU GEMV, in one place. Values measured on the 2-core AVX-512
-// development machine (docs/PERFORMANCE.md, "CPU tuning").
+// development machine (docs/PERFORMANCE.md, "Tuning log").
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,8 @@ struct GemvCpuPolicy {
   // from cache once per eight rows.
   static constexpr std::size_t kDotRowsPerPass = 8;
   // Axpy form: columns of y accumulated per pass over the stored vectors; 64 KiB
-  // keeps the accumulator in L2 (2 MiB) next to the streamed rows.
+  // keeps the accumulator in L2 (2 MiB) next to the streamed rows. 16 and 32 KiB (L1)
+  // measured no different within the run-to-run noise.
   static constexpr std::size_t kAxpyChunkBytes = 64 * 1024;
   // Axpy form: stored vectors added per pass over the accumulator; every pass loads
   // and stores it once, so 8 rows move half the accumulator traffic of 4.
@@ -32,7 +33,7 @@ struct GemvCpuPolicy {
   static constexpr std::size_t kAxpyRowsPerPartial = 64;
   // Software prefetch distance along each stored vector: 1 KiB (16 lines) ahead keeps
   // eight streams per core in flight across page boundaries. Measured at 4096^2 and
-  // 16384^2: every layout x op >= 1.11x OpenBLAS with it, 1.06-1.09x at some without;
+  // 16384^2: every layout x op >= 1.11x OpenBLAS with it, 1.06-1.09x at some without.
   static constexpr std::size_t kPrefetchBytes = 1024;
   // From this size of A on, prefetch into L2 instead of L1 (the matrix streams from
   // memory): double 16384^2 1.11-1.14x -> 1.17-1.19x OpenBLAS (3 rounds, two runs in
