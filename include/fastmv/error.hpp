@@ -6,9 +6,12 @@
 //   fastmv::gemv: lda = 3 must be >= max(1, n) = 17 for a row-major matrix
 // Nothing is written when an exception is thrown for a bad argument: outputs keep
 // their values. Asking for a backend this build or machine does not have raises
-// fastmv::BackendUnavailable. No public function has undefined behaviour for any
-// combination of argument values (pointers that do not point to as many elements
-// as the sizes say cannot be detected on the host and remain the caller's duty).
+// fastmv::BackendUnavailable, a failing CUDA call fastmv::CudaError. On the CUDA
+// backend operands must be device memory of the context's device; a host pointer
+// or one on another device is an InvalidArgument found before any work. No public
+// function has undefined behaviour for any combination of argument values
+// (pointers that do not point to as many elements as the sizes say cannot be
+// detected and remain the caller's duty).
 //
 // The BLAS library (libfastmv_blas.so) does not throw: it reports through xerbla_
 // and cblas_xerbla like reference BLAS, see src/blas/.
@@ -47,6 +50,17 @@ class FASTMV_API InvalidArgument : public Error {
 class FASTMV_API BackendUnavailable : public Error {
  public:
   using Error::Error;
+};
+
+// A CUDA runtime call or kernel launch failed. The message names the fastmv
+// function, the CUDA call and CUDA's own description; code() is the cudaError_t.
+class FASTMV_API CudaError : public Error {
+ public:
+  CudaError(const std::string& message, int code) : Error(message), code_(code) {}
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
 };
 
 }  // namespace fastmv

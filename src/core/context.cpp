@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cuda/runtime.hpp"
 #include "fastmv/error.hpp"
 #include "fastmv/info.hpp"
 
@@ -26,14 +27,12 @@ bool Context::available(Backend backend) {
     case Backend::Auto:
     case Backend::Reference:
     case Backend::Cpu: return true;
-    // The CUDA kernels are the next milestone; until they exist no context can
-    // run on the GPU, even in a build with FASTMV_CUDA and a device present.
-    case Backend::Cuda: return false;
+    case Backend::Cuda: return cuda_built() && cuda_device_count() > 0;
   }
   return false;
 }
 
-Context::Context(Backend backend, int threads) : backend_(backend), threads_(1) {
+Context::Context(Backend backend, int threads, int cuda_device) : backend_(backend), threads_(1) {
   check_threads(threads);
   if (backend != Backend::Auto && backend != Backend::Reference && backend != Backend::Cpu &&
       backend != Backend::Cuda) {
@@ -46,10 +45,18 @@ Context::Context(Backend backend, int threads) : backend_(backend), threads_(1) 
     throw BackendUnavailable(
         std::string("fastmv::Context: backend '") + to_string(backend) +
         "' is not available in this build (CUDA code compiled: " + (cuda_built() ? "yes" : "no") +
-        ", CUDA devices: " + std::to_string(cuda_device_count()) +
-        "; the CUDA GEMV kernels are not part of this version)");
+        ", CUDA devices: " + std::to_string(cuda_device_count()) + ")");
   }
+  if (backend_ == Backend::Cuda) cuda_ = cuda::make_state(cuda_device);
   threads_ = threads == 0 ? default_threads() : threads;
+}
+
+int Context::cuda_device() const noexcept { return cuda_ ? cuda::device_of(*cuda_) : -1; }
+
+void* Context::cuda_stream() const noexcept { return cuda_ ? cuda::stream_of(*cuda_) : nullptr; }
+
+void Context::synchronize() const {
+  if (cuda_) cuda::synchronize(*cuda_);
 }
 
 void Context::set_threads(int threads) {

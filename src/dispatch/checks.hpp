@@ -80,3 +80,22 @@ Span matrix_span(const char* function, const T* pointer, index_t count, index_t 
 }
 
 }  // namespace fastmv::checks
+
+namespace fastmv::checks {
+
+// The bytes `batch` > 0 copies of `one` span when copy b starts `stride` elements
+// of size `element` after copy 0 (any sign).
+inline Span batched_span(const char* function, const char* argument, const Span& one,
+                         index_t stride, std::size_t element, index_t batch) {
+  const wide_int shift = static_cast<wide_int>(batch - 1) * stride * static_cast<wide_int>(element);
+  wide_int begin = static_cast<wide_int>(one.begin);
+  wide_int end = static_cast<wide_int>(one.end);
+  if (shift < 0) begin += shift; else end += shift;
+  require(begin >= 0 && end <= static_cast<wide_int>(std::numeric_limits<std::uintptr_t>::max()),
+          function, argument, [=] { return str(stride); },
+          [] { return "makes the batch span more memory than can be addressed"; });
+  return Span{static_cast<std::uintptr_t>(begin), static_cast<std::uintptr_t>(end),
+              one.first_element_offset};
+}
+
+}  // namespace fastmv::checks

@@ -8,37 +8,53 @@
 namespace fastmv::kernels::reference {
 namespace {
 
-// y = beta * y, with beta == 0 writing zeros without reading y.
+double wide(float v) { return v; }
+double wide(double v) { return v; }
+double wide(half v) { return double(float(v)); }
+double wide(bfloat16 v) { return double(float(v)); }
+
+// Rounds once to the output type (half types go through float: double rounding is
+// within the tolerance the tests derive from the output precision).
 template <typename T>
-void scale_y(const GemvProblem<T>& p) {
+T narrow(double v) {
+  return T(static_cast<float>(v));
+}
+template <>
+double narrow<double>(double v) {
+  return v;
+}
+
+// y = beta * y, with beta == 0 writing zeros without reading y.
+template <typename TA, typename TX, typename TY>
+void scale_y(const GemvProblem<TA, TX, TY>& p) {
   for (index_t i = 0; i < p.y_size(); ++i) {
-    T& yi = p.y[i * p.incy];
-    yi = p.beta == T(0) ? T(0) : static_cast<T>(double(p.beta) * double(yi));
+    TY& yi = p.y[i * p.incy];
+    yi = narrow<TY>(p.beta == 0 ? 0.0 : wide(p.beta) * wide(yi));
   }
 }
 
-template <typename T>
-void gemv_impl(const GemvProblem<T>& p) {
-  if (p.alpha == T(0)) {
+template <typename TA, typename TX, typename TY>
+void gemv_impl(const GemvProblem<TA, TX, TY>& p) {
+  if (p.alpha == 0) {
     scale_y(p);
     return;
   }
   // sums[i] = sum over the reduction of A-element * x-element, in double.
   std::vector<double> sums(static_cast<std::size_t>(p.y_size()), 0.0);
   for (index_t r = 0; r < p.count; ++r) {
-    const T* a = p.A + r * p.lda;
+    const TA* a = p.A + r * p.lda;
     for (index_t c = 0; c < p.length; ++c) {
       if (p.form == GemvForm::Dot) {
-        sums[r] += double(a[c]) * double(p.x[c * p.incx]);
+        sums[r] += wide(a[c]) * wide(p.x[c * p.incx]);
       } else {
-        sums[c] += double(p.x[r * p.incx]) * double(a[c]);
+        sums[c] += wide(p.x[r * p.incx]) * wide(a[c]);
       }
     }
   }
   for (index_t i = 0; i < p.y_size(); ++i) {
-    T& yi = p.y[i * p.incy];
-    const double scaled = double(p.alpha) * sums[i];
-    yi = static_cast<T>(p.beta == T(0) ? scaled : scaled + double(p.beta) * double(yi));
+    TY& yi = p.y[i * p.incy];
+    const double scaled = wide(p.alpha) * sums[i];
+    yi = narrow<TY>(p.beta == 0 ? scaled : scaled + wide(p.beta) * wide(yi));
   }
 }
 
@@ -46,5 +62,9 @@ void gemv_impl(const GemvProblem<T>& p) {
 
 void gemv(const GemvProblem<float>& problem) { gemv_impl(problem); }
 void gemv(const GemvProblem<double>& problem) { gemv_impl(problem); }
+void gemv(const GemvProblem<half, float>& problem) { gemv_impl(problem); }
+void gemv(const GemvProblem<half>& problem) { gemv_impl(problem); }
+void gemv(const GemvProblem<bfloat16, float>& problem) { gemv_impl(problem); }
+void gemv(const GemvProblem<bfloat16>& problem) { gemv_impl(problem); }
 
 }  // namespace fastmv::kernels::reference

@@ -1,0 +1,232 @@
+// CUDA contexts (stream, device, workspace), device pointer checks, and the device
+// and pinned memory of fastmv/cuda.hpp.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "cuda/runtime.hpp"
+#include "cuda/state.hpp"
+#include "fastmv/cuda.hpp"
+#include "fastmv/error.hpp"
+
+namespace fastmv {
+namespace cuda {
+namespace {
+
+std::string checks_address(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", pointer);
+  return text;
+}
+
+cudaMemoryType memory_type(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return cudaMemoryTypeUnregistered;
+  }
+  return attributes.type;
+}
+
+}  // namespace
+
+void check(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clear a non-sticky error so that the context stays usable
+  throw CudaError(std::string(what) + " failed: " + cudaGetErrorName(status) + ": " +
+                      cudaGetErrorString(status),
+                  static_cast<int>(status));
+}
+
+DeviceGuard::DeviceGuard(int device) {
+  check(cudaGetDevice(&previous_), "cudaGetDevice");
+  if (previous_ != device) {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    changed_ = true;
+  }
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (changed_) cudaSetDevice(previous_);
+}
+
+std::shared_ptr<fastmv::detail::CudaState> make_state(int device) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    throw BackendUnavailable("fastmv::Context: the CUDA backend needs a CUDA device; none found");
+  }
+  if (device == -1) check(cudaGetDevice(&device), "fastmv::Context: cudaGetDevice");
+  if (device < 0 || device >= count) {
+    throw InvalidArgument("fastmv::Context", "cuda_device", std::to_string(device),
+                          "must be -1 or a device ordinal < " + std::to_string(count));
+  }
+  auto state = std::make_shared<fastmv::detail::CudaState>();
+  state->device = device;
+  DeviceGuard guard(device);
+  check(cudaStreamCreateWithFlags(&state->stream, cudaStreamNonBlocking),
+        "fastmv::Context: cudaStreamCreateWithFlags");
+  check(cudaDeviceGetAttribute(&state->multiprocessors, cudaDevAttrMultiProcessorCount, device),
+        "fastmv::Context: cudaDeviceGetAttribute");
+  int l2 = 0;
+  check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),
+        "fastmv::Context: cudaDeviceGetAttribute");
+  state->l2_bytes = static_cast<std::size_t>(l2);
+  return state;
+}
+
+int device_of(const fastmv::detail::CudaState& state) noexcept { return state.device; }
+void* stream_of(const fastmv::detail::CudaState& state) noexcept { return state.stream; }
+
+void synchronize(fastmv::detail::CudaState& state) {
+  check(cudaStreamSynchronize(state.stream), "fastmv::Context::synchronize: cudaStreamSynchronize");
+}
+
+fastmv::detail::CudaState& state_of(const Context& context, const char* function) {
+  if (context.cuda_state() == nullptr) {
+    throw BackendUnavailable(std::string(function) + ": the context is not a CUDA context");
+  }
+  return *context.cuda_state();
+}
+
+void require_device_pointer(fastmv::detail::CudaState& state, const char* function, const char* argument,
+                            const void* pointer) {
+  cudaPointerAttributes attributes{};
+  const cudaError_t status = cudaPointerGetAttributes(&attributes, pointer);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    throw InvalidArgument(function, argument, checks_address(pointer),
+                          std::string("is not memory CUDA knows (cudaPointerGetAttributes: ") +
+                              cudaGetErrorString(status) + ")");
+  }
+  const bool device_memory = attributes.type == cudaMemoryTypeDevice;
+  const bool managed = attributes.type == cudaMemoryTypeManaged;
+  if (!device_memory && !managed) {
+    throw InvalidArgument(
+        function, argument, checks_address(pointer),
+        std::string("is ") +
+            (attributes.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory") +
+            "; the CUDA backend takes device memory of device " + std::to_string(state.device) +
+            " (copy it there with fastmv::cuda::copy, or use a Cpu context)");
+  }
+  if (device_memory && attributes.device != state.device) {
+    throw InvalidArgument(function, argument, checks_address(pointer),
+                          "is memory of device " + std::to_string(attributes.device) +
+                              ", but the context runs on device " + std::to_string(state.device));
+  }
+}
+
+}  // namespace cuda
+
+namespace detail {
+
+CudaState::Workspace CudaState::workspace(std::size_t counters, std::size_t scratch_bytes) {
+  if (counters > counters_ || scratch_bytes > scratch_bytes_) {
+    // Grow geometrically, in stream order: work queued earlier keeps the old memory
+    // until it has finished.
+    const std::size_t new_counters = std::max<std::size_t>({counters, 2 * counters_, 4096});
+    const std::size_t new_scratch = std::max<std::size_t>({scratch_bytes, 2 * scratch_bytes_, 1 << 20});
+    const std::size_t counter_bytes = (new_counters * sizeof(unsigned) + 255) / 256 * 256;
+    if (memory_ != nullptr) {
+      cuda::check(cudaFreeAsync(memory_, stream), "fastmv: workspace cudaFreeAsync");
+      memory_ = nullptr;
+      counters_ = scratch_bytes_ = 0;
+    }
+    void* memory = nullptr;
+    cuda::check(cudaMallocAsync(&memory, counter_bytes + new_scratch, stream),
+                "fastmv: workspace cudaMallocAsync");
+    cuda::check(cudaMemsetAsync(memory, 0, counter_bytes, stream), "fastmv: workspace cudaMemsetAsync");
+    memory_ = memory;
+    counters_ = counter_bytes / sizeof(unsigned);
+    scratch_bytes_ = new_scratch;
+  }
+  const std::size_t counter_bytes = counters_ * sizeof(unsigned);
+  return Workspace{static_cast<unsigned*>(memory_),
+                   static_cast<char*>(memory_) + counter_bytes};
+}
+
+CudaState::~CudaState() {
+  int previous = -1;
+  cudaGetDevice(&previous);
+  cudaSetDevice(device);
+  if (stream != nullptr) {
+    cudaStreamSynchronize(stream);
+    if (memory_ != nullptr) cudaFreeAsync(memory_, stream);
+    cudaStreamSynchronize(stream);
+    cudaStreamDestroy(stream);
+  }
+  if (previous >= 0) cudaSetDevice(previous);
+  cudaGetLastError();
+}
+
+}  // namespace detail
+
+// --- fastmv/cuda.hpp
+namespace cuda::detail {
+
+std::size_t checked_bytes(const char* function, index_t count, std::size_t element) {
+  if (count < 0 || static_cast<unsigned long long>(count) >
+                       std::numeric_limits<std::size_t>::max() / element) {
+    throw InvalidArgument(function, "count", std::to_string(count),
+                          "must be >= 0 and small enough to address in bytes");
+  }
+  return static_cast<std::size_t>(count) * element;
+}
+
+void* allocate_device(const Context& context, std::size_t bytes) {
+  fastmv::detail::CudaState& state = state_of(context, "fastmv::cuda::DeviceBuffer");
+  if (bytes == 0) return nullptr;
+  DeviceGuard guard(state.device);
+  void* pointer = nullptr;
+  check(cudaMalloc(&pointer, bytes),
+        ("fastmv::cuda::DeviceBuffer: cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+  return pointer;
+}
+
+void free_device(int device, void* pointer) noexcept {
+  if (pointer == nullptr) return;
+  int previous = -1;
+  cudaGetDevice(&previous);
+  if (previous != device) cudaSetDevice(device);
+  cudaFree(pointer);
+  if (previous != device && previous >= 0) cudaSetDevice(previous);
+  cudaGetLastError();
+}
+
+void* allocate_pinned(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  void* pointer = nullptr;
+  check(cudaMallocHost(&pointer, bytes),
+        ("fastmv::cuda::PinnedBuffer: cudaMallocHost of " + std::to_string(bytes) + " bytes").c_str());
+  return pointer;
+}
+
+void free_pinned(void* pointer) noexcept {
+  if (pointer != nullptr) cudaFreeHost(pointer);
+  cudaGetLastError();
+}
+
+void copy_bytes(const Context& context, void* destination, const void* source, std::size_t bytes) {
+  fastmv::detail::CudaState& state = state_of(context, "fastmv::cuda::copy");
+  if (bytes == 0) return;
+  if (destination == nullptr || source == nullptr) {
+    throw InvalidArgument("fastmv::cuda::copy", destination == nullptr ? "destination" : "source",
+                          "nullptr", "must point to the elements to copy");
+  }
+  DeviceGuard guard(state.device);
+  check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, state.stream),
+        "fastmv::cuda::copy: cudaMemcpyAsync");
+  // Host destinations can be read on return; a pageable source can be reused.
+  const cudaMemoryType to = memory_type(destination);
+  const cudaMemoryType from = memory_type(source);
+  if ((to != cudaMemoryTypeDevice && to != cudaMemoryTypeManaged) ||
+      from == cudaMemoryTypeUnregistered) {
+    check(cudaStreamSynchronize(state.stream), "fastmv::cuda::copy: cudaStreamSynchronize");
+  }
+}
+
+}  // namespace cuda::detail
+}  // namespace fastmv

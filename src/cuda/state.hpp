@@ -1,0 +1,69 @@
+// CUDA-side definition of a CUDA context's state, and the error checking every CUDA
+// call and launch goes through. Included by the .cu files only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+#include "fastmv/context.hpp"
+#include "fastmv/error.hpp"
+
+namespace fastmv {
+namespace cuda {
+
+// Throws CudaError naming `what` (the fastmv function and the CUDA call) and CUDA's
+// message, when `status` is not cudaSuccess.
+void check(cudaError_t status, const char* what);
+// After a launch: the launch error, if any.
+inline void check_launch(const char* what) { check(cudaGetLastError(), what); }
+
+// Makes the state's device current for the lifetime of the guard and restores the
+// caller's device afterwards.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+  bool changed_ = false;
+};
+
+}  // namespace cuda
+
+namespace detail {
+
+struct CudaState {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+
+  // Guards the workspace and serialises the queueing of work that uses it, so that
+  // copies of one context used from several threads stay correct.
+  std::mutex mutex;
+
+  // Scratch memory for split reductions, stream-ordered: zeroed `counters` first
+  // (every kernel that uses one returns it to 0), then `bytes` of partial sums.
+  // Call with `mutex` held; valid until the next call.
+  struct Workspace {
+    unsigned* counters;
+    void* scratch;
+  };
+  Workspace workspace(std::size_t counters, std::size_t scratch_bytes);
+
+  ~CudaState();
+
+ private:
+  void* memory_ = nullptr;
+  std::size_t counters_ = 0;
+  std::size_t scratch_bytes_ = 0;
+};
+
+}  // namespace detail
+}  // namespace fastmv
