@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The GPU machine's one command: build Release for the GPU, run every test (the CUDA
+# ones included), compute-sanitizer memcheck and racecheck on a reduced CUDA set, the
+# GPU benchmark (fastmv against cuBLAS) with its plots, and print a summary last.
+# Results go to $OUT (default out/gpu): logs, JSON, CSV, PNG.
+#
+#   FASTMV_GPU_BENCH=quick|full|none   benchmark sweep (default quick; full = the
+#                                      issue's acceptance sweep, several minutes)
+#   FASTMV_CUDA_ARCH=90                CMAKE_CUDA_ARCHITECTURES
+#   FASTMV_DEBS=.deps                  a folder of Debian packages (libhwy-dev, GTest,
+#                                      CLI11, nlohmann-json) unpacked into the build
+#                                      folder when the machine lacks them and has no
+#                                      package manager to fetch them
+# Extra arguments go to `fastmv bench gemv`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-out/gpu}
+mkdir -p "$out"
+build=build-gpu
+bench=${FASTMV_GPU_BENCH:-quick}
+debs=${FASTMV_DEBS:-.deps}
+summary=()
+status=0
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -1
+  g++ --version | head -1
+} >"$out/system.txt" 2>&1
+
+# Dependencies: the system's when present, else the carried .deb files.
+if ! ls /usr/lib/*/cmake/hwy/hwy-config.cmake >/dev/null 2>&1 && ls "$debs"/*.deb >/dev/null 2>&1; then
+  mkdir -p "$build/deps"
+  for package in "$debs"/*.deb; do dpkg -x "$package" "$build/deps"; done
+  export CMAKE_PREFIX_PATH="$PWD/$build/deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$PWD/$build/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, records the outcome
+  local name=$1; shift
+  local start=$SECONDS
+  if "$@" >"$out/$name.log" 2>&1; then
+    summary+=("$(printf '%-22s ok     %4ds' "$name" $((SECONDS - start)))")
+  else
+    summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - start)) "$name")")
+    status=1
+  fi
+}
+
+step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFASTMV_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="${FASTMV_CUDA_ARCH:-90}"
+step build cmake --build "$build" -j "$(nproc)"
+step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
+
+cuda_test="$build/tests/gemv/gemv_test_cuda"
+if [ -x "$cuda_test" ]; then
+  filter=${FASTMV_SANITIZER_FILTER:-*}
+  for tool in memcheck racecheck; do
+    step "sanitizer-$tool" env FASTMV_TEST_QUICK=1 compute-sanitizer --tool "$tool" \
+      --error-exitcode 1 "$cuda_test" --gtest_filter="$filter"
+  done
+fi
+
+fastmv="$build/tools/fastmv/fastmv"
+case "$bench" in
+  none) ;;
+  full) step bench "$fastmv" bench gemv --backend cuda --acceptance --json "$out/gemv_cuda.json" \
+          --csv "$out/gemv_cuda.csv" "$@" ;;
+  *) step bench "$fastmv" bench gemv --backend cuda --quick --json "$out/gemv_cuda.json" \
+       --csv "$out/gemv_cuda.csv" "$@" ;;
+esac
+if [ -f "$out/gemv_cuda.json" ]; then
+  step plot "$fastmv" plot gemv "$out/gemv_cuda.json" -o "$out/gemv_cuda.png"
+fi
+
+echo
+cat "$out/system.txt"
+grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
+for tool in memcheck racecheck; do
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
+done
+[ -f "$out/bench.log" ] && sed -n '/^Summary/,$p' "$out/bench.log" | tail -40
+printf '%s\n' "${summary[@]}"
+exit $status

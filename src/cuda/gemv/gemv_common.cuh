@@ -1,0 +1,208 @@
+// Pieces every GEMV kernel shares: element types, 16-byte loads converted to the
+// accumulation type, the y epilogue and the split-reduction handshake.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "fastmv/half.hpp"
+#include "fastmv/types.hpp"
+
+namespace fastmv::gemv_cuda {
+
+constexpr int kBlockThreads = 256;
+
+// fastmv's storage types as CUDA's (same bits).
+template <typename T>
+struct DeviceType {
+  using type = T;
+};
+template <>
+struct DeviceType<fastmv::half> {
+  using type = __half;
+};
+template <>
+struct DeviceType<fastmv::bfloat16> {
+  using type = __nv_bfloat16;
+};
+
+// Elements of T in one 16-byte load.
+template <typename T>
+constexpr int kVector = 16 / static_cast<int>(sizeof(T));
+
+__device__ __forceinline__ float to_acc(float v) { return v; }
+__device__ __forceinline__ double to_acc(double v) { return v; }
+__device__ __forceinline__ float to_acc(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_acc(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T>
+__device__ __forceinline__ T from_acc(float v);
+template <>
+__device__ __forceinline__ float from_acc<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __half from_acc<__half>(float v) { return __float2half_rn(v); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
+template <typename T>
+__device__ __forceinline__ T from_acc(double v) {
+  return v;
+}
+
+// 16 bytes of the matrix, read once: bypass L1 so that x keeps it. Not volatile: the
+// compiler may hoist these loads above the arithmetic on earlier ones.
+__device__ __forceinline__ uint4 load_stream(const void* pointer) {
+  uint4 v;
+  asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(pointer));
+  return v;
+}
+// 16 bytes read through L1 (x, re-read by every row).
+__device__ __forceinline__ uint4 load_cached(const void* pointer) {
+  return __ldg(static_cast<const uint4*>(pointer));
+}
+
+// The kVector<T> elements of a 16-byte word, converted to Acc.
+template <typename T, typename Acc>
+__device__ __forceinline__ void unpack(const uint4& raw, Acc* out) {
+  const unsigned words[4] = {raw.x, raw.y, raw.z, raw.w};
+  if constexpr (sizeof(T) == 4) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[i] = __uint_as_float(words[i]);
+  } else if constexpr (sizeof(T) == 8) {
+    out[0] = __hiloint2double(static_cast<int>(raw.y), static_cast<int>(raw.x));
+    out[1] = __hiloint2double(static_cast<int>(raw.w), static_cast<int>(raw.z));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {  // bf16 is the top half of a float
+      out[2 * i] = __uint_as_float(words[i] << 16);
+      out[2 * i + 1] = __uint_as_float(words[i] & 0xffff0000u);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      __half2 pair;
+      memcpy(&pair, &words[i], sizeof pair);
+      const float2 f = __half22float2(pair);
+      out[2 * i] = f.x;
+      out[2 * i + 1] = f.y;
+    }
+  }
+}
+
+// Count elements of T starting at a 16-byte aligned `pointer`, count * sizeof(T) a
+// multiple of 16, converted to Acc.
+template <typename T, typename Acc, int Count>
+__device__ __forceinline__ void load_cached_vector(const T* pointer, Acc* out) {
+  constexpr int kPerLoad = kVector<T>;
+  static_assert(Count % kPerLoad == 0, "whole 16-byte words");
+#pragma unroll
+  for (int i = 0; i < Count / kPerLoad; ++i) {
+    unpack<T, Acc>(load_cached(pointer + i * kPerLoad), out + i * kPerLoad);
+  }
+}
+
+// Everything a kernel needs, as one by-value parameter.
+template <typename TA, typename TX, typename TY, typename Acc>
+struct GemvArgs {
+  const TA* A;
+  index_t lda;
+  index_t stride_a;
+  const TX* x;  // logical element 0
+  index_t incx;
+  index_t stride_x;
+  TY* y;  // logical element 0
+  index_t incy;
+  index_t stride_y;
+  index_t count;
+  index_t length;
+  index_t batch;
+  Acc alpha;
+  Acc beta;
+  // Split reduction: `splits` blocks share each output tile; split s covers
+  // [s * split_length, (s + 1) * split_length) of the reduction.
+  int splits;
+  index_t split_length;
+  Acc* partials;        // [batch][splits][outputs]
+  unsigned* counters;   // one per (batch, tile), 0 between launches
+  // Variant parameters chosen by the dispatcher.
+  int lanes;     // threads along the stored vector (Axpy form)
+  int groups_k;  // thread groups that split the reduction inside a block
+  index_t rows_per_block;  // staged Dot form
+  // Unaligned Dot form: kVector<TX> copies of x, copy j holding element i at j + i
+  // of a 16-byte aligned span of x_copies_stride elements, so that every row finds
+  // a copy aligned like itself. Null when not made.
+  const TX* x_copies;
+  index_t x_copies_stride;
+};
+
+// y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
+template <typename TY, typename Acc>
+__device__ __forceinline__ void store_output(TY* y, index_t i, index_t incy, Acc alpha, Acc beta,
+                                             Acc sum) {
+  TY* out = y + i * incy;
+  Acc value = alpha * sum;
+  if (beta != Acc(0)) value += beta * to_acc(*out);
+  *out = from_acc<TY>(value);
+}
+
+// Split reduction across blocks, in one launch: each of the `splits` blocks of a
+// tile writes its partial sums; the last to arrive adds them in split order (so the
+// result does not depend on scheduling), writes y and resets the counter.
+// `partial(t)` is this block's partial for its t-th output (t < outputs); output
+// t of the tile is y element first + t.
+template <typename TY, typename Acc, typename Args, typename Partial>
+__device__ __forceinline__ void finish_tile(const Args& args, TY* y, index_t batch_index,
+                                            index_t tile, index_t first, int outputs,
+                                            index_t total_outputs, Partial&& partial) {
+  if (args.splits == 1) {
+    for (int t = threadIdx.x; t < outputs; t += blockDim.x) {
+      store_output(y, first + t, args.incy, args.alpha, args.beta, partial(t));
+    }
+    return;
+  }
+  const int split = blockIdx.y;
+  Acc* mine = args.partials + (batch_index * args.splits + split) * total_outputs + first;
+  for (int t = threadIdx.x; t < outputs; t += blockDim.x) mine[t] = partial(t);
+  __threadfence();
+  __syncthreads();
+  __shared__ bool last;
+  unsigned* counter = args.counters + batch_index * gridDim.x + tile;
+  if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == static_cast<unsigned>(args.splits - 1);
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  // Each output's splits are shared by `team` lanes of one warp (more when the tile
+  // has few outputs); each lane keeps 4 loads in flight, then the team adds up by
+  // shuffles. The order of additions is fixed, so the result is deterministic.
+  const Acc* all = args.partials + batch_index * args.splits * total_outputs + first;
+  int team = 1;
+  while (team < 32 && team * 2 * outputs <= static_cast<int>(blockDim.x)) team *= 2;
+  const int member = threadIdx.x % team;
+  const int teams = blockDim.x / team;
+  const int rounds = (outputs + teams - 1) / teams;
+  for (int round = 0; round < rounds; ++round) {
+    const int t = round * teams + static_cast<int>(threadIdx.x) / team;
+    Acc sum = 0;
+    if (t < outputs) {
+      int s = member;
+      for (; s + 3 * team < args.splits; s += 4 * team) {
+        Acc v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) v[u] = __ldcg(all + static_cast<index_t>(s + u * team) * total_outputs + t);
+#pragma unroll
+        for (int u = 0; u < 4; ++u) sum += v[u];
+      }
+      for (; s < args.splits; s += team) sum += __ldcg(all + static_cast<index_t>(s) * total_outputs + t);
+    }
+    for (int offset = team / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (t < outputs && member == 0) store_output(y, first + t, args.incy, args.alpha, args.beta, sum);
+  }
+  if (threadIdx.x == 0) *counter = 0;
+}
+
+}  // namespace fastmv::gemv_cuda
