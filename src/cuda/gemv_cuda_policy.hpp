@@ -6,14 +6,15 @@
 
 namespace fastmv::kernels::cuda::policy {
 
-// Threads the dispatcher tries to have resident per SM (the hardware maximum):
-// a memory-bound kernel needs many 16-byte loads in flight to cover the DRAM latency.
-constexpr index_t kTargetThreadsPerSm = 2048;
+// Threads the dispatcher aims for per SM. Half the hardware maximum: each thread
+// keeps 4-8 16-byte loads in flight, which covers the DRAM latency, and longer-lived
+// threads amortise the reductions (2048 measured slower on 4096^2, 2026-11-22).
+constexpr index_t kTargetThreadsPerSm = 1024;
 
 // Dot form: a thread keeps at least this many 16-byte words of each row to itself
 // before the row is split further across groups and blocks (the reduction and the
 // split handshake cost about as much as a few words).
-constexpr index_t kDotMinWordsPerThread = 4;
+constexpr index_t kDotMinWordsPerThread = 8;
 // Dot form: 4 rows per thread group (x words shared by 4 rows) once there are enough
 // rows to fill the GPU that way; fewer rows get one row per group and more splitting.
 constexpr int kDotRowsPerGroup = 4;
@@ -28,7 +29,7 @@ constexpr index_t kDotWarpLanesMinWords = 64;
 constexpr index_t kStagedMaxLdaOverLength = 2;
 
 // Axpy form: each thread group handles at least this many stored vectors per split.
-constexpr index_t kAxpyMinVectorsPerGroup = 8;
+constexpr index_t kAxpyMinVectorsPerGroup = 32;
 // Axpy form: the last block of a split tile reads every split's partial tile; keep
 // that under this many bytes so the tail stays short.
 constexpr index_t kAxpyMaxPartialBytesPerTile = 64 * 1024;

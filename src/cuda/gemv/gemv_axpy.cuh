@@ -173,9 +173,16 @@ __global__ void __launch_bounds__(kBlockThreads)
           for (int i = 0; i < V; ++i) sum[u][i] = fma(a[i], xk, sum[u][i]);
         }
       }
+      // Contiguous aligned y takes the V outputs of a word in 16-byte stores: scalar
+      // stores V elements apart across the warp would touch V times more sectors.
+      const bool y_words = args.incy == 1 && reinterpret_cast<std::uintptr_t>(y) % 16 == 0;
 #pragma unroll
       for (int u = 0; u < kFewUnroll; ++u) {
         const index_t first = (w0 + u * threads) * V;
+        if (y_words && first + V <= args.length) {
+          store_output_words<TY, Acc, V>(y + first, args.alpha, args.beta, sum[u]);
+          continue;
+        }
 #pragma unroll
         for (int i = 0; i < V; ++i) {
           if (first + i < args.length) {

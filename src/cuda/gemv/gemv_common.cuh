@@ -150,6 +150,32 @@ __device__ __forceinline__ void store_output(TY* y, index_t i, index_t incy, Acc
   *out = from_acc<TY>(value);
 }
 
+// Count consecutive outputs starting at a 16-byte aligned y + first (incy == 1), with
+// 16-byte stores; Count * sizeof(TY) is a multiple of 16.
+template <typename TY, typename Acc, int Count>
+__device__ __forceinline__ void store_output_words(TY* y, Acc alpha, Acc beta, const Acc* sums) {
+  constexpr int kPerWord = 16 / static_cast<int>(sizeof(TY));
+  static_assert(Count % kPerWord == 0, "whole 16-byte words");
+#pragma unroll
+  for (int w = 0; w < Count / kPerWord; ++w) {
+    uint4* word = reinterpret_cast<uint4*>(y) + w;
+    TY values[kPerWord];
+    if (beta != Acc(0)) {
+      const uint4 old = *word;
+      memcpy(values, &old, sizeof old);
+    }
+#pragma unroll
+    for (int i = 0; i < kPerWord; ++i) {
+      Acc value = alpha * sums[w * kPerWord + i];
+      if (beta != Acc(0)) value += beta * to_acc(values[i]);
+      values[i] = from_acc<TY>(value);
+    }
+    uint4 packed;
+    memcpy(&packed, values, sizeof packed);
+    *word = packed;
+  }
+}
+
 // Split reduction across blocks, in one launch: each of the `splits` blocks of a
 // tile writes its partial sums; the last to arrive adds them in split order (so the
 // result does not depend on scheduling), writes y and resets the counter.

@@ -17,7 +17,9 @@
 
 namespace fastmv::gemv_cuda {
 
-constexpr int kDotUnroll = 2;
+// Words per row in flight per thread: 4 rows x 2, or 1 row x 4.
+template <int kRows>
+constexpr int kDotUnroll = kRows == 1 ? 4 : 2;
 constexpr index_t kStagedMaxLength = 32;
 constexpr int kStagedTileBytes = 16384;
 
@@ -96,16 +98,16 @@ __global__ void __launch_bounds__(kBlockThreads)
 
     const index_t step = static_cast<index_t>(groups_k) * kLanes * V;
     index_t c = vector_begin + (static_cast<index_t>(group_k) * kLanes + lane) * V;
-    // Main loop: kDotUnroll words per row in flight before the first multiply.
-    for (; c + (kDotUnroll - 1) * step < vector_end; c += kDotUnroll * step) {
-      uint4 a[kDotUnroll][kRows];
+    // Main loop: kDotUnroll<kRows> words per row in flight before the first multiply.
+    for (; c + (kDotUnroll<kRows> - 1) * step < vector_end; c += kDotUnroll<kRows> * step) {
+      uint4 a[kDotUnroll<kRows>][kRows];
 #pragma unroll
-      for (int u = 0; u < kDotUnroll; ++u) {
+      for (int u = 0; u < kDotUnroll<kRows>; ++u) {
 #pragma unroll
         for (int r = 0; r < kRows; ++r) a[u][r] = load_stream(row[r] + c + u * step);
       }
 #pragma unroll
-      for (int u = 0; u < kDotUnroll; ++u) {
+      for (int u = 0; u < kDotUnroll<kRows>; ++u) {
         Acc xv[V];
         load_x(c + u * step, xv);
 #pragma unroll
