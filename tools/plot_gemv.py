@@ -6,13 +6,18 @@ implementation, one panel per (element type, layout, op), like Figure 3 of the s
 
 Only square points (m == n) are plotted; a wrong result is left out of its line. With
 --metric gbps the read ceiling measured in the same run is drawn as a dashed line.
+CPU results use a log2 axis with every order marked; GPU results (fastmv against cuBLAS,
+orders every 256 with their +1 and +8 neighbours) a linear axis, as in the paper, so that
+a cliff at a neighbour shows as a spike in the line.
 """
 import argparse
 import json
 import sys
 
-COLORS = {"fastmv": "tab:red", "openblas": "tab:blue", "blis": "tab:green", "eigen": "tab:purple"}
+COLORS = {"fastmv": "tab:red", "openblas": "tab:blue", "blis": "tab:green", "eigen": "tab:purple",
+          "cublas": "tab:blue"}
 LABELS = {"gbps": "GB/s (A, x, y once)", "gflops": "GFLOP/s (2mn / t)"}
+DTYPE_ORDER = ["float", "double", "bf16", "fp16"]
 
 
 def load_matplotlib():
@@ -55,7 +60,9 @@ def main():
         sys.exit(f"plot_gemv.py: no square points (m == n) in {arguments.results}")
     pyplot = load_matplotlib()
 
-    dtypes = sorted({key[0] for key in grouped}, key=["float", "double"].index)
+    gpu = document.get("gpu")
+    dtypes = sorted({key[0] for key in grouped},
+                    key=lambda dtype: (DTYPE_ORDER + [dtype]).index(dtype))
     # Row-major first, op N before T: the order of the table.
     combos = sorted({key[1:] for key in grouped}, key=lambda combo: (combo[0] != "row-major", combo))
     orders = sorted({point["n"] for point in document["points"] if point["m"] == point["n"]})
@@ -70,14 +77,19 @@ def main():
                 series = sorted(lines[name], key=lambda item: item[0])
                 axis.plot([order for order, _ in series],
                           [result[arguments.metric] for _, result in series],
-                          marker="o", markersize=3, linewidth=2 if name == "fastmv" else 1.2,
+                          marker="o", markersize=1.5 if gpu else 3,
+                          linewidth=(1.2 if gpu else 2) if name == "fastmv" else (0.8 if gpu else 1.2),
                           color=COLORS.get(name), label=name)
             if arguments.metric == "gbps" and ceiling > 0:
                 axis.axhline(ceiling, color="grey", linestyle="--", linewidth=1,
                              label=f"read ceiling {ceiling:.0f}")
-            axis.set_xscale("log", base=2)
-            axis.set_xticks(orders, [str(order) for order in orders], rotation=90, fontsize=7)
-            axis.minorticks_off()
+            if gpu:
+                axis.set_xlim(left=0)
+                axis.tick_params(axis="x", labelsize=7)
+            else:
+                axis.set_xscale("log", base=2)
+                axis.set_xticks(orders, [str(order) for order in orders], rotation=90, fontsize=7)
+                axis.minorticks_off()
             axis.set_ylim(bottom=0)
             axis.grid(True, which="major", alpha=0.3)
             axis.set_title(f"{dtype}, {layout}, op {op}", fontsize=10)
@@ -88,9 +100,13 @@ def main():
     axes[0][0].legend(fontsize=8, loc="best")
 
     metadata = document["metadata"]
-    figure.suptitle(f"GEMV, {metadata['cpu_model']}, {metadata['threads']} threads, "
-                    f"fastmv {metadata['fastmv_version']} ({metadata['simd_target']}), "
-                    f"{metadata['date_utc']}", fontsize=10)
+    if gpu:
+        figure.suptitle(f"GEMV, {gpu['name']}, fastmv {metadata['fastmv_version']} against "
+                        f"cuBLAS {gpu['cublas_version']}, {metadata['date_utc']}", fontsize=10)
+    else:
+        figure.suptitle(f"GEMV, {metadata['cpu_model']}, {metadata['threads']} threads, "
+                        f"fastmv {metadata['fastmv_version']} ({metadata['simd_target']}), "
+                        f"{metadata['date_utc']}", fontsize=10)
     figure.tight_layout()
     figure.savefig(arguments.output, dpi=120)
     print(f"wrote {arguments.output}")

@@ -40,11 +40,12 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t str
 template <typename TA, typename TX, typename TY, typename Acc>
 void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
+  const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
-  const index_t target_threads = state.multiprocessors * policy::kTargetThreadsPerSm;
+  const index_t target_threads = state.multiprocessors * policy.target_threads_per_sm;
 
   if (args.length <= kStagedMaxLength &&
-      args.lda <= policy::kStagedMaxLdaOverLength * args.length + V) {
+      args.lda <= policy.staged_max_lda_over_length * args.length + V) {
     args.rows_per_block = std::max<index_t>(
         1, kStagedTileBytes / static_cast<index_t>(args.lda * sizeof(TA)));
     const index_t blocks = ceil_div(args.count, args.rows_per_block);
@@ -57,26 +58,27 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
 
   const index_t words = ceil_div(args.length, V);
-  const int lanes = words >= policy::kDotWarpLanesMinWords ? 32 : 8;
+  const int lanes = words >= policy.dot_warp_lanes_min_words ? 32 : 8;
   const bool aligned = aligned16(args.A) && args.lda % V == 0 &&
                        (args.batch == 1 || args.stride_a % V == 0) && args.incx == 1 &&
                        aligned16(args.x) &&
                        (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0);
   const index_t groups = kBlockThreads / lanes;
-  const int rows =
-      aligned && ceil_div(args.count, policy::kDotRowsPerGroup) * lanes * args.batch >= target_threads
-          ? policy::kDotRowsPerGroup
-          : 1;
+  constexpr index_t kRowsPerGroup = 4;
+  int rows = aligned && ceil_div(args.count, kRowsPerGroup) * lanes * args.batch >= target_threads
+                 ? kRowsPerGroup
+                 : 1;
+  if (aligned && policy.dot_rows != 0) rows = static_cast<int>(policy.dot_rows);
 
   // Split each row over groups_k groups of a block and `splits` blocks until the GPU
   // is full, keeping kDotMinWordsPerThread words per thread.
   const index_t base_threads = ceil_div(args.count, rows) * lanes * args.batch;
   index_t split = std::max<index_t>(1, ceil_div(target_threads, base_threads));
-  split = std::min(split, std::max<index_t>(1, words / (lanes * policy::kDotMinWordsPerThread)));
+  split = std::min(split, std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread)));
   const index_t groups_k = std::min(pow2_floor(split), groups);
-  index_t splits = std::min(ceil_div(split, groups_k), policy::kMaxSplits);
+  index_t splits = std::min(ceil_div(split, groups_k), policy.max_splits);
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));
-  splits = std::max<index_t>(1, std::min(splits, policy::kMaxWorkspaceBytes / partial_bytes));
+  splits = std::max<index_t>(1, std::min(splits, policy.max_workspace_bytes / partial_bytes));
   if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
   args.split_length = ceil_div(ceil_div(args.length, splits), V) * V;
   splits = ceil_div(args.length, args.split_length);
@@ -90,7 +92,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t kCopies = kVector<TX>;
   const bool copies = !aligned && args.batch == 1 &&
                       args.count * args.length * static_cast<index_t>(sizeof(TA)) >=
-                          policy::kDotShiftedCopiesMinBytes;
+                          policy.dot_shifted_copies_min_bytes;
   const index_t copies_stride = ceil_div(args.length + kCopies, kCopies) * kCopies;
   const index_t partials_bytes = splits > 1 ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
   const index_t copies_bytes = copies ? kCopies * copies_stride * static_cast<index_t>(sizeof(TX)) : 0;
@@ -131,6 +133,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 template <typename TA, typename TX, typename TY, typename Acc>
 void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
+  const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
   const index_t words = ceil_div(args.length, V);
   const bool aligned = aligned16(args.A) && args.lda % V == 0 &&
@@ -139,7 +142,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   if (args.count <= kFewMaxCount) {
     const index_t blocks = std::max<index_t>(
         1, std::min<index_t>(ceil_div(words, kBlockThreads * kFewUnroll),
-                             state.multiprocessors * policy::kTargetThreadsPerSm / kBlockThreads));
+                             state.multiprocessors * policy.target_threads_per_sm / kBlockThreads));
     const dim3 grid(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z));
     aligned ? launch(axpy_few_kernel<TA, TX, TY, Acc, true>, grid, 0, state.stream, args)
             : launch(axpy_few_kernel<TA, TX, TY, Acc, false>, grid, 0, state.stream, args);
@@ -149,10 +152,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // Lanes along the stored vector: a warp's worth for long vectors, more when there
   // are too few stored vectors to give every group kAxpyMinVectorsPerGroup of them,
   // fewer when the vectors are short.
-  index_t lanes = 32;
+  index_t lanes = policy.axpy_lanes;
   const index_t groups_wanted =
-      std::max<index_t>(1, pow2_floor(args.count / policy::kAxpyMinVectorsPerGroup));
-  if (groups_wanted < kBlockThreads / 32) lanes = kBlockThreads / groups_wanted;
+      std::max<index_t>(1, pow2_floor(args.count / policy.axpy_min_vectors_per_group));
+  if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
   lanes = std::min(lanes, std::max<index_t>(1, pow2_ceil(words)));
   lanes = std::min<index_t>(lanes, kBlockThreads);
   const index_t groups_k = kBlockThreads / lanes;
@@ -160,14 +163,14 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t tiles = ceil_div(args.length, tile_outputs);
 
   const index_t target_blocks =
-      state.multiprocessors * policy::kTargetThreadsPerSm / kBlockThreads;
+      state.multiprocessors * policy.target_threads_per_sm / kBlockThreads;
   index_t splits = std::max<index_t>(1, ceil_div(target_blocks, tiles * args.batch));
   splits = std::min(splits, std::max<index_t>(
-                                1, args.count / (groups_k * policy::kAxpyMinVectorsPerGroup)));
-  splits = std::min(splits, std::max<index_t>(1, policy::kAxpyMaxPartialBytesPerTile /
+                                1, args.count / (groups_k * policy.axpy_min_vectors_per_group)));
+  splits = std::min(splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
                                                      static_cast<index_t>(tile_outputs * sizeof(Acc))));
-  splits = std::min(splits, policy::kMaxSplits);
-  splits = std::min(splits, std::max<index_t>(1, policy::kMaxWorkspaceBytes /
+  splits = std::min(splits, policy.max_splits);
+  splits = std::min(splits, std::max<index_t>(1, policy.max_workspace_bytes /
                                                      static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
   if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
   args.split_length = ceil_div(args.count, splits);

@@ -1,43 +1,57 @@
 // Tuning of the CUDA GEMV kernels, in one place. Values chosen for Hopper (H100,
 // 132 SMs, 50 MB L2); docs/PERFORMANCE.md has the measurements behind them.
+//
+// The values are defaults of a struct rather than constants so that one benchmark run
+// can compare settings: FASTMV_CUDA_GEMV_POLICY="name=value,..." (names as below)
+// overrides them for the whole process. Results never depend on the policy, only
+// speed does.
 #pragma once
 
 #include "fastmv/types.hpp"
 
-namespace fastmv::kernels::cuda::policy {
+namespace fastmv::kernels::cuda {
 
-// Threads the dispatcher aims for per SM. Half the hardware maximum: each thread
-// keeps 4-8 16-byte loads in flight, which covers the DRAM latency, and longer-lived
-// threads amortise the reductions (2048 measured slower on 4096^2, 2026-11-22).
-constexpr index_t kTargetThreadsPerSm = 1024;
+struct GemvPolicy {
+  // Threads the dispatcher aims for per SM. Half the hardware maximum: each thread
+  // keeps 4-8 16-byte loads in flight, which covers the DRAM latency, and longer-lived
+  // threads amortise the reductions.
+  index_t target_threads_per_sm = 1024;
 
-// Dot form: a thread keeps at least this many 16-byte words of each row to itself
-// before the row is split further across groups and blocks (the reduction and the
-// split handshake cost about as much as a few words).
-constexpr index_t kDotMinWordsPerThread = 8;
-// Dot form: 4 rows per thread group (x words shared by 4 rows) once there are enough
-// rows to fill the GPU that way; fewer rows get one row per group and more splitting.
-constexpr int kDotRowsPerGroup = 4;
-// Dot form, unaligned rows: make kVector<TX> shifted copies of x (one extra launch)
-// so that x is read in 16-byte words too, once A has at least this many bytes.
-constexpr index_t kDotShiftedCopiesMinBytes = index_t(8) << 20;
-// Dot form: rows of at least this many 16-byte words get a full warp per row group;
-// shorter rows get 8 lanes (a 128-byte row segment per load instruction).
-constexpr index_t kDotWarpLanesMinWords = 64;
-// Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_dot.cuh)
-// whose lda wastes at most this factor of the staged bytes.
-constexpr index_t kStagedMaxLdaOverLength = 2;
+  // Dot form: a thread keeps at least this many 16-byte words of each row to itself
+  // before the row is split further across groups and blocks (the reduction and the
+  // split handshake cost about as much as a few words).
+  index_t dot_min_words_per_thread = 8;
+  // Dot form: 4 rows per thread group (x words shared by 4 rows) once there are enough
+  // rows to fill the GPU that way; fewer rows get one row per group and more
+  // splitting. 1 or 4 forces that choice for aligned rows.
+  index_t dot_rows = 0;
+  // Dot form, unaligned rows: make kVector<TX> shifted copies of x (one extra launch)
+  // so that x is read in 16-byte words too, once A has at least this many bytes.
+  index_t dot_shifted_copies_min_bytes = index_t(8) << 20;
+  // Dot form: rows of at least this many 16-byte words get a full warp per row group;
+  // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
+  index_t dot_warp_lanes_min_words = 64;
+  // Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_dot.cuh)
+  // whose lda wastes at most this factor of the staged bytes.
+  index_t staged_max_lda_over_length = 2;
 
-// Axpy form: each thread group handles at least this many stored vectors per split.
-constexpr index_t kAxpyMinVectorsPerGroup = 32;
-// Axpy form: the last block of a split tile reads every split's partial tile; keep
-// that under this many bytes so the tail stays short.
-constexpr index_t kAxpyMaxPartialBytesPerTile = 64 * 1024;
+  // Axpy form: each thread group handles at least this many stored vectors per split.
+  index_t axpy_min_vectors_per_group = 32;
+  // Axpy form: lanes along a long stored vector (32: a warp reads 512 bytes of each
+  // column; more lanes read longer contiguous pieces with fewer groups per block).
+  index_t axpy_lanes = 32;
+  // Axpy form: the last block of a split tile reads every split's partial tile; keep
+  // that under this many bytes so the tail stays short.
+  index_t axpy_max_partial_bytes_per_tile = 64 * 1024;
 
-// Most blocks that share one output tile: the last one adds all their partial sums.
-constexpr index_t kMaxSplits = 256;
+  // Most blocks that share one output tile: the last one adds all their partial sums.
+  index_t max_splits = 256;
+  // Upper bound of the partial-sum workspace of one call.
+  index_t max_workspace_bytes = index_t(64) << 20;
 
-// Upper bound of the partial-sum workspace of one call.
-constexpr index_t kMaxWorkspaceBytes = index_t(64) << 20;
+  // The defaults with FASTMV_CUDA_GEMV_POLICY applied (parsed once; an unknown name
+  // or a bad value throws fastmv::InvalidArgument at the first CUDA gemv).
+  static const GemvPolicy& get();
+};
 
-}  // namespace fastmv::kernels::cuda::policy
+}  // namespace fastmv::kernels::cuda

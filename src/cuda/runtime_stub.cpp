@@ -23,7 +23,7 @@ std::shared_ptr<fastmv::detail::CudaState> make_state(int) { unavailable("fastmv
 int device_of(const fastmv::detail::CudaState&) noexcept { return -1; }
 void* stream_of(const fastmv::detail::CudaState&) noexcept { return nullptr; }
 void synchronize(fastmv::detail::CudaState&) { unavailable("fastmv::Context::synchronize"); }
-detail::CudaState& state_of(const Context&, const char* function) { unavailable(function); }
+fastmv::detail::CudaState& state_of(const Context&, const char* function) { unavailable(function); }
 void require_device_pointer(fastmv::detail::CudaState&, const char* function, const char*, const void*) {
   unavailable(function);
 }
@@ -42,7 +42,9 @@ void copy_bytes(const Context&, void*, const void*, std::size_t) {
 
 namespace kernels::cuda {
 #define FASTMV_STUB(...) \
-  void gemv(const GemvProblem<__VA_ARGS__>&, fastmv::detail::CudaState&) { unavailable("fastmv::gemv"); }
+  void gemv(const GemvProblem<__VA_ARGS__>&, fastmv::detail::CudaState&) { \
+    unavailable("fastmv::gemv");                                           \
+  }
 FASTMV_STUB(float)
 FASTMV_STUB(double)
 FASTMV_STUB(half, float)

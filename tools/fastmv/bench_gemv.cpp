@@ -1,7 +1,5 @@
 #include "bench_gemv.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -10,8 +8,10 @@
 #include <memory>
 #include <stdexcept>
 
+#include "bench_gemv_cuda.hpp"
 #include "gemv_implementation.hpp"
 #include "operand_pool.hpp"
+#include "progress.hpp"
 #include "vendor_blas.hpp"
 #include "vendor_eigen.hpp"
 
@@ -58,35 +58,6 @@ std::vector<Shape> shapes_for(const GemvBenchOptions& options) {
   }
   return shapes;
 }
-
-// Progress on stderr: one rewritten line on a terminal, one line per point otherwise.
-class Progress {
- public:
-  Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
-  ~Progress() {
-    if (enabled_ && terminal_) std::fprintf(stderr, "\r%*s\r", static_cast<int>(width_), "");
-  }
-  void running(std::size_t index, const std::string& point, const std::string& implementation) {
-    if (!enabled_ || !terminal_) return;
-    char line[160];
-    const int length = std::snprintf(line, sizeof line, "[%zu/%zu] %s: %s", index + 1, total_,
-                                     point.c_str(), implementation.c_str());
-    std::fprintf(stderr, "\r%-*s", static_cast<int>(width_), line);
-    width_ = std::max(width_, static_cast<std::size_t>(std::max(length, 0)));
-    std::fflush(stderr);
-  }
-  void done(std::size_t index, const std::string& point, double seconds) {
-    if (enabled_ && !terminal_) {
-      std::fprintf(stderr, "[%zu/%zu] %s: %.2f s\n", index + 1, total_, point.c_str(), seconds);
-    }
-  }
-
- private:
-  bool enabled_;
-  bool terminal_ = isatty(STDERR_FILENO) != 0;
-  std::size_t total_;
-  std::size_t width_ = 0;
-};
 
 std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
@@ -154,24 +125,6 @@ void check_result(const T* y, const std::vector<T>& reference, index_t reduction
   if (!finite) result.max_error = std::numeric_limits<double>::infinity();
 }
 
-// One point's timings from several rounds: the median of the round medians, the least
-// of the minima, every sample counted.
-Timing combine_rounds(std::vector<Timing> rounds) {
-  Timing combined = rounds.front();
-  combined.samples = 0;
-  for (const Timing& round : rounds) {
-    combined.samples += round.samples;
-    combined.min_s = std::min(combined.min_s, round.min_s);
-  }
-  std::sort(rounds.begin(), rounds.end(),
-            [](const Timing& a, const Timing& b) { return a.median_s < b.median_s; });
-  const std::size_t middle = rounds.size() / 2;
-  combined.median_s = rounds.size() % 2 == 1
-                          ? rounds[middle].median_s
-                          : 0.5 * (rounds[middle - 1].median_s + rounds[middle].median_s);
-  return combined;
-}
-
 class GemvBench {
  public:
   GemvBench(const GemvBenchOptions& options, GemvBenchReport& report,
@@ -196,11 +149,11 @@ class GemvBench {
     // one round of it, not the result.
     const std::size_t first_point = report_.points.size();
     std::vector<std::vector<std::vector<Timing>>> rounds_of(specs.size());  // [point][impl]
-    for (int round = 0; round < options_.rounds; ++round) {
+    for (int round = 0; round < report_.rounds; ++round) {
       for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
         std::string name = describe_point(dtype, specs[i]);
-        if (options_.rounds > 1) name += " (round " + std::to_string(round + 1) + ")";
+        if (report_.rounds > 1) name += " (round " + std::to_string(round + 1) + ")";
         PointResult result = run_point<T>(dtype, specs[i], inputs, [&](const std::string& what) {
           progress.running(index, name, what);
         });
@@ -350,18 +303,37 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
   report.alpha = options.alpha;
   report.beta = options.beta;
 
+  if (options.backend == fastmv::Backend::Cuda &&
+      !fastmv::Context::available(fastmv::Backend::Cuda)) {
+    throw std::runtime_error(
+        fastmv::cuda_built()
+            ? "no CUDA device: --backend cuda needs an NVIDIA GPU visible to this process "
+              "(CUDA found 0 devices; check nvidia-smi and CUDA_VISIBLE_DEVICES)"
+            : "no CUDA backend: this fastmv was built without CUDA (FASTMV_CUDA=OFF)");
+  }
   const fastmv::Context context(options.backend, options.threads);
   if (context.backend() == fastmv::Backend::Cuda) {
-    // Host operands and host timing only: GPU timing comes with the CUDA kernels.
-    throw std::runtime_error("the GEMV benchmark does not drive the CUDA backend yet; "
-                             "pass --backend cpu");
+    report.backend = fastmv::to_string(context.backend());
+    run_gemv_bench_cuda(options, context, report);
+    report.elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
+  const std::vector<std::string> dtypes =
+      options.dtypes.empty() ? std::vector<std::string>{"float", "double"} : options.dtypes;
+  for (const auto& dtype : dtypes) {
+    if (dtype != "float" && dtype != "double") {
+      throw std::invalid_argument("--dtype " + dtype +
+                                  " is benchmarked on the CUDA backend only; the CPU benchmark "
+                                  "runs float and double");
+    }
   }
   report.backend = fastmv::to_string(context.backend());
   report.threads = context.threads();
   report.pool_bytes = options.pool_bytes.value_or(
       std::max<std::size_t>(4 * report.machine.llc_bytes, std::size_t(256) << 20));
   report.sampling = sampling_for(options.sweep);
-  report.rounds = options.rounds;
+  report.rounds = options.rounds > 0 ? options.rounds : options.sweep == Sweep::Acceptance ? 3 : 1;
   if (options.repeats) report.sampling.repeats = *options.repeats;
   if (options.min_time_s) report.sampling.min_time_s = *options.min_time_s;
 
@@ -400,9 +372,9 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
       for (Op op : options.ops) specs.push_back({layout, op, shape});
     }
   }
-  const bool has_float = std::find(options.dtypes.begin(), options.dtypes.end(), "float") != options.dtypes.end();
-  const bool has_double = std::find(options.dtypes.begin(), options.dtypes.end(), "double") != options.dtypes.end();
-  Progress progress(options.progress, specs.size() * static_cast<std::size_t>(options.rounds) *
+  const bool has_float = std::find(dtypes.begin(), dtypes.end(), "float") != dtypes.end();
+  const bool has_double = std::find(dtypes.begin(), dtypes.end(), "double") != dtypes.end();
+  Progress progress(options.progress, specs.size() * static_cast<std::size_t>(report.rounds) *
                                          ((has_float ? 1 : 0) + (has_double ? 1 : 0)));
   GemvBench bench(options, report, used);
   std::size_t index = 0;

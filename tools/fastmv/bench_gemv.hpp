@@ -1,10 +1,13 @@
 // `fastmv bench gemv`: fastmv and the vendor libraries side by side over a sweep of
-// GEMV shapes, in one process, on the same rotating operands.
+// GEMV shapes, in one process, on the same rotating operands. On the CPU backends the
+// vendors are OpenBLAS, BLIS and Eigen (host memory, host clock); on the CUDA backend
+// cuBLAS (device memory, CUDA events; see bench_gemv_cuda.hpp).
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastmv/fastmv.hpp"
@@ -14,10 +17,11 @@
 
 namespace fastmv_tool {
 
+// The CPU's sweeps; the GPU's are in gpu_sweep.hpp.
 enum class Sweep {
-  Full,        // square orders 16..16384 and skinny shapes
-  Quick,       // a few orders, under a minute on two cores
-  Acceptance,  // the performance acceptance points: 16..256, 4096, 16384
+  Full,        // square orders 16..16384 and skinny shapes (GPU: the whole sweep)
+  Quick,       // a few orders, under a minute on two cores (GPU: a small subset)
+  Acceptance,  // the performance acceptance points: 16..256, 4096, 16384 (GPU: as Full)
 };
 const char* to_string(Sweep sweep);
 
@@ -33,14 +37,21 @@ struct GemvBenchOptions {
   Sweep sweep = Sweep::Full;
   fastmv::Backend backend = fastmv::Backend::Auto;
   int threads = 0;  // 0: fastmv's default, then given to every vendor too
-  std::vector<std::string> dtypes = {"float", "double"};
+  // "float", "double", and on the GPU "bf16" and "fp16" (A in that type, x and y float).
+  // Empty: float and double on the CPU; float, bf16 and fp16 on the GPU.
+  std::vector<std::string> dtypes;
   std::vector<fastmv::Layout> layouts = {fastmv::Layout::RowMajor, fastmv::Layout::ColMajor};
   std::vector<fastmv::Op> ops = {fastmv::Op::NoTrans, fastmv::Op::Trans};
   std::vector<Shape> shapes;           // replaces the sweep's shapes when not empty
   std::optional<int> repeats;          // the sweep's default when empty
   std::optional<double> min_time_s;
-  int rounds = 1;  // times the whole sweep is measured; each point reports the median round
-  std::optional<std::size_t> pool_bytes;  // max(4 x LLC, 256 MiB) when empty: adaptive LLC replacement keeps part of a 2 x LLC pool; 0: hot cache
+  // Times the whole sweep is measured; each point reports the median round. 0: the
+  // sweep's default (3 for the CPU's acceptance sweep, else 1).
+  int rounds = 0;
+  // Operands rotated per point; 0: one set, hot cache. Empty: on the CPU max(4 x LLC,
+  // 256 MiB) (adaptive LLC replacement keeps part of a 2 x LLC pool); on the GPU
+  // max(8 x L2, 512 MiB) and at least 2 sets.
+  std::optional<std::size_t> pool_bytes;
   std::vector<std::string> vendors;    // empty: every vendor found
   double alpha = 1;
   double beta = 0;
@@ -55,6 +66,12 @@ struct ImplementationResult {
   double max_error = 0;
   double tolerance = 0;
   Timing timing;
+  // GPU only: the vendor routine that ran ("cublasSgemv"), the bytes this implementation
+  // moves when they differ from the point's (cuBLAS reads x in A's half type), and
+  // every routine timed for the vendor at this point, fastest first.
+  std::string routine;
+  double bytes = 0;
+  std::vector<std::pair<std::string, Timing>> routines;
 };
 
 struct PointResult {
@@ -65,6 +82,7 @@ struct PointResult {
   index_t lda = 0;
   double bytes = 0;  // A, x and y once (y twice when beta != 0)
   double flops = 0;  // 2 m n
+  double matrix_bytes = 0;  // A alone, in its own type
   std::size_t pool_sets = 0;
   std::vector<ImplementationResult> implementations;  // fastmv first
 };
@@ -73,6 +91,22 @@ struct ImplementationStatus {
   std::string name;
   bool used = false;
   std::string description;  // version, or why it was skipped
+};
+
+// The GPU a CUDA run measured, for table headers and JSON metadata.
+struct GpuInfo {
+  int device = 0;
+  std::string name;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t memory_bytes = 0;
+  double memory_peak_gbps = 0;  // 2 x memory clock x bus width, the datasheet figure
+  std::string driver_version;   // the kernel module's, "unknown" when not readable
+  int cuda_driver_version = 0;  // cudaDriverGetVersion, e.g. 13000
+  int cuda_runtime_version = 0;
+  int cublas_version = 0;       // e.g. 130100 for 13.1.0
 };
 
 struct GemvBenchReport {
@@ -87,6 +121,7 @@ struct GemvBenchReport {
   double alpha = 1;
   double beta = 0;
   ReadCeiling read_ceiling;
+  std::optional<GpuInfo> gpu;  // set for a run on the CUDA backend
   std::vector<ImplementationStatus> implementations;
   std::vector<PointResult> points;
   double elapsed_s = 0;
@@ -95,8 +130,10 @@ struct GemvBenchReport {
   bool all_correct() const;
 };
 
-// Throws fastmv::Error for an unavailable backend and std::runtime_error for a backend
-// whose memory this host harness cannot feed.
+// Runs on the context's backend: the CPU harness here, or on the CUDA backend the GPU
+// harness of bench_gemv_cuda.hpp. Throws std::runtime_error naming the cause when
+// --backend cuda finds no device or no CUDA build, std::invalid_argument for a dtype the
+// backend's benchmark does not run, and fastmv::Error for other backend failures.
 GemvBenchReport run_gemv_bench(const GemvBenchOptions& options);
 
 }  // namespace fastmv_tool

@@ -4,9 +4,9 @@
 // with fastmv::gemv's arguments and BLAS semantics.
 //
 // Operands are host memory and calls are timed with the host clock, which is right for
-// every CPU library: a call returns when y holds the result. A GPU implementation (the
-// CUDA backend, cuBLAS) fits behind the same interface by keeping a device copy of the
-// pool it is handed and overriding time_calls with CUDA events around its launches.
+// every CPU library: a call returns when y holds the result. The GPU benchmark (the CUDA
+// backend against cuBLAS) has its own harness, bench_gemv_cuda.cu: device operands,
+// CUDA events.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // fastmv: the command-line program.
 //   fastmv info                          this build, this machine, the vendor libraries found
-//   fastmv bench gemv [--quick ...]      fastmv against OpenBLAS, BLIS and Eigen
+//   fastmv bench gemv [--quick ...]      fastmv against OpenBLAS, BLIS and Eigen, or on a
+//                                        GPU (--backend cuda) against cuBLAS
 //   fastmv plot gemv RESULTS.json -o OUT.png
 #include <unistd.h>
 
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
 
   CLI::App* bench = app.add_subcommand("bench", "Benchmark an operation")->require_subcommand(1);
   CLI::App* bench_gemv =
-      bench->add_subcommand("gemv", "GEMV: fastmv against OpenBLAS, BLIS and Eigen, side by side");
+      bench->add_subcommand("gemv", "GEMV: fastmv against OpenBLAS, BLIS and Eigen (CPU) or "
+                                    "cuBLAS (GPU), side by side");
   GemvBenchOptions options;
   bool quick = false;
   bool acceptance = false;
@@ -82,17 +84,25 @@ int main(int argc, char** argv) {
   bool progress = false;
   bool no_progress = false;
   auto* quick_option = bench_gemv->add_flag(
-      "--quick", quick, "Orders 16, 64, 256, 1024 and 4096 only: under a minute on two cores");
+      "--quick", quick,
+      "CPU: orders 16, 64, 256, 1024 and 4096 only, under a minute on two cores. GPU: a dozen "
+      "shapes, seconds");
   bench_gemv->add_flag("--acceptance", acceptance,
-                       "The performance acceptance points: orders 16..256 sampled, 4096 and 16384")
+                       "CPU: the performance acceptance points, orders 16..256 sampled, 4096 and "
+                       "16384. GPU: the whole sweep of issue 3 (also the default), with its "
+                       "acceptance summary")
       ->excludes(quick_option);
-  bench_gemv->add_option("--backend", backend, "fastmv backend")
-      ->check(CLI::IsMember({"auto", "reference", "cpu"}))->capture_default_str();
+  bench_gemv->add_option("--backend", backend,
+                         "fastmv backend; auto is cuda when a GPU is present, else cpu")
+      ->check(CLI::IsMember({"auto", "reference", "cpu", "cuda"}))->capture_default_str();
   bench_gemv->add_option("--threads", options.threads,
                          "Threads for fastmv and every vendor; 0: fastmv's default (OpenMP)")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
-  bench_gemv->add_option("--dtype", options.dtypes, "Element types")
-      ->delimiter(',')->check(CLI::IsMember({"float", "double"}))->capture_default_str();
+  std::vector<std::string> dtypes;
+  bench_gemv->add_option("--dtype", dtypes,
+                         "Element types (default: float,double on the CPU; float,bf16,fp16 on a "
+                         "GPU). bf16, fp16: A in that type, x and y float; GPU only")
+      ->delimiter(',')->check(CLI::IsMember({"float", "fp32", "double", "fp64", "bf16", "fp16"}));
   bench_gemv->add_option("--layout", layouts, "Storage orders")
       ->delimiter(',')->check(CLI::IsMember({"row", "col"}))->capture_default_str();
   bench_gemv->add_option("--op", ops, "op(A): N = A, T = A^T")
@@ -108,11 +118,12 @@ int main(int argc, char** argv) {
   int rounds = 0;
   bench_gemv->add_option("--rounds", rounds,
                          "Measure the whole sweep this many times; each point reports its median "
-                         "round (default 3 for --acceptance, else 1)")
+                         "round (default 3 for --acceptance on the CPU, else 1)")
       ->check(CLI::PositiveNumber);
   bench_gemv->add_option("--pool-bytes", pool_bytes,
-                         "Operands rotated per point, e.g. 512M (default max(4 x LLC, 256M)); "
-                         "0: one set, cache-hot");
+                         "Operands rotated per point, e.g. 512M (default max(4 x LLC, 256M) on "
+                         "the CPU, max(8 x L2, 512M) and >= 2 sets on a GPU); 0: one set, "
+                         "cache-hot");
   bench_gemv->add_option("--alpha", options.alpha, "alpha of y = alpha op(A) x + beta y")
       ->capture_default_str();
   bench_gemv->add_option("--beta", options.beta, "beta; != 0 makes every call read y too")
@@ -120,7 +131,7 @@ int main(int argc, char** argv) {
   bench_gemv->add_option("--json", json_path, "Write the results as JSON (input of fastmv plot)");
   bench_gemv->add_option("--csv", csv_path, "Write one CSV row per point and implementation");
   bench_gemv->add_option("--vendors", options.vendors, "Vendors to run (default: every one found)")
-      ->delimiter(',')->check(CLI::IsMember({"openblas", "blis", "eigen"}));
+      ->delimiter(',')->check(CLI::IsMember({"openblas", "blis", "eigen", "cublas"}));
   auto* progress_option =
       bench_gemv->add_flag("--progress", progress, "Progress on stderr even when it is not a terminal");
   bench_gemv->add_flag("--no-progress", no_progress, "No progress on stderr")->excludes(progress_option);
@@ -145,7 +156,11 @@ int main(int argc, char** argv) {
     options.sweep = acceptance ? Sweep::Acceptance : quick ? Sweep::Quick : Sweep::Full;
     options.backend = backend == "reference" ? fastmv::Backend::Reference
                       : backend == "cpu"     ? fastmv::Backend::Cpu
+                      : backend == "cuda"    ? fastmv::Backend::Cuda
                                              : fastmv::Backend::Auto;
+    for (const auto& dtype : dtypes) {
+      options.dtypes.push_back(dtype == "fp32" ? "float" : dtype == "fp64" ? "double" : dtype);
+    }
     options.layouts.clear();
     for (const auto& layout : layouts) {
       options.layouts.push_back(layout == "row" ? fastmv::Layout::RowMajor : fastmv::Layout::ColMajor);
@@ -158,7 +173,7 @@ int main(int argc, char** argv) {
     for (const auto& shape : shapes) options.shapes.push_back(parse_shape(shape));
     if (bench_gemv->count("--repeats") > 0) options.repeats = repeats;
     if (bench_gemv->count("--min-time") > 0) options.min_time_s = min_time;
-    options.rounds = rounds > 0 ? rounds : options.sweep == Sweep::Acceptance ? 3 : 1;
+    options.rounds = rounds;
     if (!pool_bytes.empty()) options.pool_bytes = parse_bytes(pool_bytes);
     if (options.alpha == 0) {
       throw std::invalid_argument("--alpha 0 reads neither A nor x: nothing to measure");

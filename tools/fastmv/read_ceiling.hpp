@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace fastmv_tool {
 
@@ -11,6 +12,7 @@ struct ReadCeiling {
   int runs = 0;
   double median_gbps = 0;
   double max_gbps = 0;
+  std::string method;  // GPU only: the kernel and its launch shape
 };
 
 // Streams `bytes` (rounded down to whole cache lines) with `threads` OpenMP threads, `runs` times:

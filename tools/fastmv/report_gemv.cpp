@@ -6,11 +6,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gpu_acceptance.hpp"
+
 namespace fastmv_tool {
 namespace {
 
-double gbps(const PointResult& point, double seconds) {
-  return seconds > 0 ? point.bytes / seconds * 1e-9 : 0;
+// The bytes `result` moved: its own count where it differs from the point's (GPU).
+double gbps(const PointResult& point, const ImplementationResult& result, double seconds) {
+  const double bytes = result.bytes > 0 ? result.bytes : point.bytes;
+  return seconds > 0 ? bytes / seconds * 1e-9 : 0;
 }
 double gflops(const PointResult& point, double seconds) {
   return seconds > 0 ? point.flops / seconds * 1e-9 : 0;
@@ -44,9 +48,8 @@ std::ofstream open_output(const std::string& path) {
   return file;
 }
 
-}  // namespace
-
-void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
+// The CPU table: fastmv's GB/s and GFLOP/s, each vendor's GB/s, fastmv over the best.
+void print_cpu_table(const GemvBenchReport& report, std::FILE* out) {
   const MachineInfo& machine = report.machine;
   std::fprintf(out, "fastmv bench gemv (%s sweep), %s on %s\n", to_string(report.sweep),
                machine.date_utc.c_str(), machine.hostname.c_str());
@@ -86,7 +89,7 @@ void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
     if (!ran(result)) return std::string("ERROR");
     if (!result.correct) return std::string("WRONG");
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f", gbps(point, result.timing.median_s));
+    std::snprintf(text, sizeof text, "%.2f", gbps(point, result, result.timing.median_s));
     return std::string(text);
   };
   for (const auto& point : report.points) {
@@ -111,12 +114,120 @@ void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
     }
     if (fastmv_result.correct && report.read_ceiling.median_gbps > 0) {
       std::fprintf(out, " %5.0f%%\n",
-                   100 * gbps(point, fastmv_result.timing.median_s) / report.read_ceiling.median_gbps);
+                   100 * gbps(point, fastmv_result, fastmv_result.timing.median_s) /
+                       report.read_ceiling.median_gbps);
     } else {
       std::fprintf(out, " %6s\n", "-");
     }
   }
+}
 
+std::string cublas_version_string(int version) {  // 130100 -> "13.1.0"
+  return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+         std::to_string(version % 100);
+}
+
+std::string cuda_version_string(int version) {  // 13000 -> "13.0"
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// The GPU table: fastmv and cuBLAS, GB/s and time per call, their ratio, fastmv's
+// fraction of the read ceiling.
+void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
+  const GpuInfo& gpu = *report.gpu;
+  std::fprintf(out, "fastmv bench gemv (%s sweep), %s on %s\n", to_string(report.sweep),
+               report.machine.date_utc.c_str(), report.machine.hostname.c_str());
+  std::fprintf(out,
+               "GPU %d: %s, sm_%d%d, %d SMs, L2 %s, %s (datasheet %.0f GB/s); driver %s, CUDA "
+               "driver %s, runtime %s, cuBLAS %s\n",
+               gpu.device, gpu.name.c_str(), gpu.compute_capability_major,
+               gpu.compute_capability_minor, gpu.multiprocessors,
+               format_bytes(gpu.l2_bytes).c_str(), format_bytes(gpu.memory_bytes).c_str(),
+               gpu.memory_peak_gbps, gpu.driver_version.c_str(),
+               cuda_version_string(gpu.cuda_driver_version).c_str(),
+               cuda_version_string(gpu.cuda_runtime_version).c_str(),
+               cublas_version_string(gpu.cublas_version).c_str());
+  const std::string pool = report.pool_bytes == 0 ? "no pool (one set, L2-hot)"
+                                                   : "pool " + format_bytes(report.pool_bytes) +
+                                                         " (and >= 2 sets) rotated";
+  std::fprintf(out, "fastmv %s, backend %s; %s; alpha %g, beta %g\n", FASTMV_VERSION_STRING,
+               report.backend.c_str(), pool.c_str(), report.alpha, report.beta);
+  std::fprintf(out, "Read ceiling: %.1f GB/s (median of %d passes over %s; %s)\n",
+               report.read_ceiling.median_gbps, report.read_ceiling.runs,
+               format_bytes(report.read_ceiling.bytes).c_str(), report.read_ceiling.method.c_str());
+  for (const auto& status : report.implementations) {
+    std::fprintf(out, "  %-9s %s\n", status.name.c_str(), status.description.c_str());
+  }
+  std::fprintf(
+      out,
+      "Median per call of >= %d samples (>= %.3g s of samples; a sample is a batch of "
+      "back-to-back calls lasting >= %.0f us, between CUDA events), round-robin across "
+      "implementations; median of %d round(s). GB/s counts A, x and y once, each in "
+      "its own type (cuBLAS reads x in bf16 / fp16); ratio = fastmv GB/s / cuBLAS GB/s.\n\n",
+      report.sampling.repeats, report.sampling.min_time_s, report.sampling.min_sample_s * 1e6,
+      report.rounds);
+
+  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s\n", "dtype", "lay",
+               "op", "m", "n", "fastmv", "us/call", "cublas", "us/call", "routine", "ratio",
+               "of ceil");
+  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s\n", "", "", "", "",
+               "", "GB/s", "", "GB/s", "", "", "", "");
+  auto cell = [&](const PointResult& point, const ImplementationResult& result) {
+    char text[48];
+    if (!ran(result)) {
+      std::snprintf(text, sizeof text, "%8s %9s", "ERROR", "-");
+    } else if (!result.correct) {
+      std::snprintf(text, sizeof text, "%8s %9s", "WRONG", "-");
+    } else {
+      std::snprintf(text, sizeof text, "%8.1f %9.2f", gbps(point, result, result.timing.median_s),
+                    result.timing.median_s * 1e6);
+    }
+    return std::string(text);
+  };
+  for (const auto& point : report.points) {
+    const ImplementationResult& fastmv_result = point.implementations.front();
+    std::fprintf(out, "%-6s %-3s %-2s %9lld %9lld | %s |", point.dtype.c_str(),
+                 short_layout(point.layout), fastmv::to_string(point.op),
+                 static_cast<long long>(point.shape.m), static_cast<long long>(point.shape.n),
+                 cell(point, fastmv_result).c_str());
+    const ImplementationResult* cublas =
+        point.implementations.size() > 1 ? &point.implementations[1] : nullptr;
+    if (cublas != nullptr) {
+      const std::string routine =
+          cublas->routine.rfind("cublas", 0) == 0 ? cublas->routine.substr(6) : cublas->routine;
+      std::fprintf(out, " %s %-21s |", cell(point, *cublas).c_str(), routine.c_str());
+    } else {
+      std::fprintf(out, " %8s %9s %-21s |", "-", "-", "");
+    }
+    if (cublas != nullptr && cublas->correct && fastmv_result.correct) {
+      std::fprintf(out, " %6.2f", gbps(point, fastmv_result, fastmv_result.timing.median_s) /
+                                      gbps(point, *cublas, cublas->timing.median_s));
+    } else {
+      std::fprintf(out, " %6s", "-");
+    }
+    if (fastmv_result.correct && report.read_ceiling.median_gbps > 0) {
+      std::fprintf(out, " %6.1f%%\n",
+                   100 * gbps(point, fastmv_result, fastmv_result.timing.median_s) /
+                       report.read_ceiling.median_gbps);
+    } else {
+      std::fprintf(out, " %7s\n", "-");
+    }
+  }
+}
+
+void print_acceptance(const std::vector<AcceptanceItem>& items, std::FILE* out) {
+  std::fprintf(out, "\nAcceptance (issue 3), on this run's points:\n");
+  for (const auto& item : items) {
+    std::fprintf(out, "  %-4s %d. %s\n       %s\n", to_string(item.status), item.number,
+                 item.requirement.c_str(), item.summary.c_str());
+    if (item.status != AcceptanceItem::Status::Fail) continue;
+    for (const auto& offender : item.offenders)
+      std::fprintf(out, "         %s\n", offender.c_str());
+  }
+}
+
+// Below the table: the run's size and time, and every wrong result or error.
+void print_failures(const GemvBenchReport& report, std::FILE* out) {
   std::fprintf(out, "\n%zu points in %.1f s.\n", report.points.size(), report.elapsed_s);
   if (report.all_correct()) {
     std::fprintf(out, "Every implementation matched the reference at every point.\n");
@@ -135,6 +246,18 @@ void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
       }
     }
   }
+}
+
+}  // namespace
+
+void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
+  if (report.gpu) {
+    print_gpu_table(report, out);
+  } else {
+    print_cpu_table(report, out);
+  }
+  print_failures(report, out);
+  if (report.gpu) print_acceptance(check_gpu_acceptance(report), out);
 }
 
 void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
@@ -177,7 +300,7 @@ void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
     json results = json::array();
     for (const auto& result : point.implementations) {
       const double median = result.timing.median_s;
-      results.push_back({
+      json entry = {
           {"implementation", result.name},
           {"correct", result.correct},
           {"error", result.error},
@@ -187,12 +310,27 @@ void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
           {"min_s", result.timing.min_s},
           {"samples", result.timing.samples},
           {"calls_per_sample", result.timing.calls_per_sample},
-          {"gbps", gbps(point, median)},
-          {"gbps_best", gbps(point, result.timing.min_s)},
+          {"gbps", gbps(point, result, median)},
+          {"gbps_best", gbps(point, result, result.timing.min_s)},
           {"gflops", gflops(point, median)},
           {"fraction_of_read_ceiling",
-           ceiling.median_gbps > 0 ? gbps(point, median) / ceiling.median_gbps : 0.0},
-      });
+           ceiling.median_gbps > 0 ? gbps(point, result, median) / ceiling.median_gbps : 0.0},
+      };
+      if (report.gpu) {
+        entry["routine"] = result.routine;
+        entry["bytes"] = result.bytes > 0 ? result.bytes : point.bytes;
+        json routines = json::array();
+        for (const auto& [routine, timing] : result.routines) {
+          routines.push_back({{"routine", routine},
+                              {"median_s", timing.median_s},
+                              {"min_s", timing.min_s},
+                              {"samples", timing.samples},
+                              {"calls_per_sample", timing.calls_per_sample},
+                              {"gbps", gbps(point, result, timing.median_s)}});
+        }
+        entry["routines"] = routines;
+      }
+      results.push_back(entry);
     }
     const ImplementationResult* best = best_other(point);
     const ImplementationResult& fastmv_result = point.implementations.front();
@@ -210,29 +348,65 @@ void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
         {"fastmv_over_best_other", best != nullptr && fastmv_result.correct
                                        ? json(best->timing.median_s / fastmv_result.timing.median_s)
                                        : json(nullptr)},
-        {"results", results},
     };
+    if (report.gpu) {
+      entry["matrix_bytes"] = point.matrix_bytes;
+      entry["fastmv_over_best_other_gbps"] =
+          best != nullptr && fastmv_result.correct
+              ? json(gbps(point, fastmv_result, fastmv_result.timing.median_s) /
+                     gbps(point, *best, best->timing.median_s))
+              : json(nullptr);
+    }
+    entry["results"] = results;
     points.push_back(entry);
   }
-  const json document = {
-      {"format", "fastmv-bench-gemv/1"},
-      {"metadata", metadata},
-      {"read_ceiling",
-       {{"bytes", ceiling.bytes},
-        {"threads", ceiling.threads},
-        {"runs", ceiling.runs},
-        {"median_gbps", ceiling.median_gbps},
-        {"max_gbps", ceiling.max_gbps}}},
-      {"implementations", implementations},
-      {"points", points},
-  };
+  json read_ceiling = {{"bytes", ceiling.bytes},
+                      {"threads", ceiling.threads},
+                      {"runs", ceiling.runs},
+                      {"median_gbps", ceiling.median_gbps},
+                      {"max_gbps", ceiling.max_gbps}};
+  json document = {{"format", "fastmv-bench-gemv/1"}, {"metadata", metadata}};
+  if (report.gpu) {
+    const GpuInfo& gpu = *report.gpu;
+    document["gpu"] = {
+        {"device", gpu.device},
+        {"name", gpu.name},
+        {"compute_capability", std::to_string(gpu.compute_capability_major) + "." +
+                                   std::to_string(gpu.compute_capability_minor)},
+        {"multiprocessors", gpu.multiprocessors},
+        {"l2_bytes", gpu.l2_bytes},
+        {"memory_bytes", gpu.memory_bytes},
+        {"memory_peak_gbps", gpu.memory_peak_gbps},
+        {"driver_version", gpu.driver_version},
+        {"cuda_driver_version", cuda_version_string(gpu.cuda_driver_version)},
+        {"cuda_runtime_version", cuda_version_string(gpu.cuda_runtime_version)},
+        {"cublas_version", cublas_version_string(gpu.cublas_version)},
+    };
+    read_ceiling["method"] = ceiling.method;
+  }
+  document["read_ceiling"] = read_ceiling;
+  document["implementations"] = implementations;
+  if (report.gpu) {
+    json acceptance = json::array();
+    for (const auto& item : check_gpu_acceptance(report)) {
+      acceptance.push_back({{"item", item.number},
+                            {"requirement", item.requirement},
+                            {"status", to_string(item.status)},
+                            {"points", item.points},
+                            {"summary", item.summary},
+                            {"offenders", item.offenders}});
+    }
+    document["acceptance"] = acceptance;
+  }
+  document["points"] = points;
   open_output(path) << document.dump(2) << '\n';
 }
 
 void write_gemv_csv(const GemvBenchReport& report, const std::string& path) {
   std::ofstream file = open_output(path);
   file << "dtype,layout,op,m,n,lda,implementation,correct,median_s,min_s,samples,"
-          "calls_per_sample,gbps,gflops,fraction_of_read_ceiling,error\n";
+          "calls_per_sample,gbps,gflops,fraction_of_read_ceiling,"
+       << (report.gpu ? "bytes,routine," : "") << "error\n";
   for (const auto& point : report.points) {
     for (const auto& result : point.implementations) {
       const double median = result.timing.median_s;
@@ -244,11 +418,14 @@ void write_gemv_csv(const GemvBenchReport& report, const std::string& path) {
            << fastmv::to_string(point.op) << ',' << point.shape.m << ',' << point.shape.n << ','
            << point.lda << ',' << result.name << ',' << (result.correct ? "true" : "false") << ','
            << median << ',' << result.timing.min_s << ',' << result.timing.samples << ','
-           << result.timing.calls_per_sample << ',' << gbps(point, median) << ','
+           << result.timing.calls_per_sample << ',' << gbps(point, result, median) << ','
            << gflops(point, median) << ','
-           << (report.read_ceiling.median_gbps > 0 ? gbps(point, median) / report.read_ceiling.median_gbps
-                                                   : 0.0)
-           << ",\"" << error << "\"\n";
+           << (report.read_ceiling.median_gbps > 0
+                   ? gbps(point, result, median) / report.read_ceiling.median_gbps
+                   : 0.0);
+      if (report.gpu)
+        file << ',' << (result.bytes > 0 ? result.bytes : point.bytes) << ',' << result.routine;
+      file << ",\"" << error << "\"\n";
     }
   }
 }

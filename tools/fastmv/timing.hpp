@@ -125,4 +125,22 @@ std::vector<Timing> time_round_robin(const std::vector<GemvImplementation*>& imp
   return timings;
 }
 
+// One point's timings from several rounds: the median of the round medians, the least
+// of the minima, every sample counted.
+inline Timing combine_rounds(std::vector<Timing> rounds) {
+  Timing combined = rounds.front();
+  combined.samples = 0;
+  for (const Timing& round : rounds) {
+    combined.samples += round.samples;
+    combined.min_s = std::min(combined.min_s, round.min_s);
+  }
+  std::sort(rounds.begin(), rounds.end(),
+            [](const Timing& a, const Timing& b) { return a.median_s < b.median_s; });
+  const std::size_t middle = rounds.size() / 2;
+  combined.median_s = rounds.size() % 2 == 1
+                          ? rounds[middle].median_s
+                          : 0.5 * (rounds[middle - 1].median_s + rounds[middle].median_s);
+  return combined;
+}
+
 }  // namespace fastmv_tool

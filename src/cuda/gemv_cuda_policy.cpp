@@ -1,0 +1,75 @@
+#include "cuda/gemv_cuda_policy.hpp"
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fastmv/error.hpp"
+
+namespace fastmv::kernels::cuda {
+namespace {
+
+GemvPolicy parse(const char* text) {
+  GemvPolicy policy;
+  if (text == nullptr) return policy;
+  const std::vector<std::pair<const char*, index_t*>> fields = {
+      {"target_threads_per_sm", &policy.target_threads_per_sm},
+      {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
+      {"dot_rows", &policy.dot_rows},
+      {"dot_shifted_copies_min_bytes", &policy.dot_shifted_copies_min_bytes},
+      {"dot_warp_lanes_min_words", &policy.dot_warp_lanes_min_words},
+      {"staged_max_lda_over_length", &policy.staged_max_lda_over_length},
+      {"axpy_min_vectors_per_group", &policy.axpy_min_vectors_per_group},
+      {"axpy_lanes", &policy.axpy_lanes},
+      {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},
+      {"max_splits", &policy.max_splits},
+      {"max_workspace_bytes", &policy.max_workspace_bytes},
+  };
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item.empty()) continue;
+    const auto equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    index_t* field = nullptr;
+    for (const auto& [known, pointer] : fields) {
+      if (name == known) field = pointer;
+    }
+    long long value = 0;
+    std::size_t used = 0;
+    bool valid = field != nullptr && equals != std::string::npos;
+    if (valid) {
+      try {
+        value = std::stoll(item.substr(equals + 1), &used);
+      } catch (const std::exception&) {
+        valid = false;
+      }
+      valid = valid && used == item.size() - equals - 1 && value >= 0;
+    }
+    if (!valid) {
+      throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", name, item,
+                            "must be name=value with a known name and a value >= 0");
+    }
+    *field = value;
+  }
+  if (policy.target_threads_per_sm < 256 || policy.axpy_lanes < 1 || policy.axpy_lanes > 256 ||
+      (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
+      policy.dot_min_words_per_thread < 1 || policy.axpy_min_vectors_per_group < 1 ||
+      (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 4)) {
+    throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
+                          "target_threads_per_sm >= 256, axpy_lanes a power of 2 <= 256, "
+                          "dot_rows 0, 1 or 4, the others >= 1");
+  }
+  return policy;
+}
+
+}  // namespace
+
+const GemvPolicy& GemvPolicy::get() {
+  static const GemvPolicy policy = parse(std::getenv("FASTMV_CUDA_GEMV_POLICY"));
+  return policy;
+}
+
+}  // namespace fastmv::kernels::cuda

@@ -1,0 +1,70 @@
+#include "gpu_sweep.hpp"
+
+#include <algorithm>
+
+namespace fastmv_tool {
+namespace {
+
+const std::vector<Shape> kSkinnyShapes = {{16777216, 1}, {1, 16777216}, {8, 65536},
+                                          {65536, 8},    {100003, 3},   {3, 100003},
+                                          {1048576, 16}, {16, 1048576}};
+// Llama-2 7B (4096, 11008 MLP), Llama-3 8B (14336 MLP, 128256 vocabulary), a 32000 vocabulary.
+const std::vector<Shape> kLlmDecodeShapes = {{4096, 4096},  {11008, 4096}, {4096, 11008},
+                                             {14336, 4096}, {32000, 4096}, {128256, 4096}};
+// One regime each: launch-bound, L2-sized, a cliff candidate and its neighbours, a large
+// square, and the skinny and decode shapes cuBLAS handles worst and best.
+const std::vector<Shape> kQuickShapes = {
+    {16, 16},     {256, 256},    {1024, 1024},  {2048, 2048}, {2049, 2049},  {2056, 2056},
+    {8192, 8192}, {16777216, 1}, {1, 16777216}, {8, 65536},   {11008, 4096}, {128256, 4096}};
+
+bool same(Shape a, Shape b) { return a.m == b.m && a.n == b.n; }
+
+}  // namespace
+
+std::vector<Shape> gpu_sweep_shapes(Sweep sweep) {
+  if (sweep == Sweep::Quick) return kQuickShapes;
+  std::vector<Shape> shapes;
+  for (index_t order : {16, 32, 64, 128}) shapes.push_back({order, order});
+  for (index_t order = 256; order <= 12800; order += 256) {
+    for (index_t neighbour : {order, order + 1, order + 8}) {
+      shapes.push_back({neighbour, neighbour});
+    }
+  }
+  shapes.insert(shapes.end(), kSkinnyShapes.begin(), kSkinnyShapes.end());
+  for (Shape shape : kLlmDecodeShapes) {  // 4096 x 4096 is a square order already
+    if (std::none_of(shapes.begin(), shapes.end(), [&](Shape s) { return same(s, shape); })) {
+      shapes.push_back(shape);
+    }
+  }
+  return shapes;
+}
+
+const std::vector<Shape>& llm_decode_shapes() { return kLlmDecodeShapes; }
+
+bool is_llm_decode_shape(Shape shape) {
+  return std::any_of(kLlmDecodeShapes.begin(), kLlmDecodeShapes.end(),
+                     [&](Shape s) { return same(s, shape); });
+}
+
+// A sample is a batch of back-to-back calls lasting >= min_sample_s of GPU time: 100 us
+// is 200 event resolutions, and 30 launches of a launch-bound 16 x 16 call. Full sweep:
+// ~2000 points with three dtypes at ~15 ms per implementation and point, 1.5 to 2
+// minutes (an estimate from these settings, to be replaced by the measured time).
+SamplingPolicy gpu_sampling_for(Sweep sweep) {
+  SamplingPolicy policy;
+  policy.min_sample_s = 100e-6;
+  policy.warm_up_per_sample_s = 0;  // unused: the stream is kept busy between samples
+  policy.max_samples = 2000;
+  if (sweep == Sweep::Quick) {
+    policy.repeats = 11;
+    policy.min_time_s = 0.003;
+    policy.warm_up_s = 0.001;
+  } else {
+    policy.repeats = 25;
+    policy.min_time_s = 0.01;
+    policy.warm_up_s = 0.002;
+  }
+  return policy;
+}
+
+}  // namespace fastmv_tool
