@@ -1,8 +1,11 @@
 // CUDA GEMV: picks the kernel variant and launch shape for a canonical problem
 // (kernels/gemv_kernels.hpp) and queues it on the context's stream.
 #include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "cuda/gemv/gemv_axpy.cuh"
 #include "cuda/gemv/gemv_dot.cuh"
@@ -30,11 +33,93 @@ bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(po
 
 constexpr unsigned kMaxGridZ = 65535;
 
+// Launches with at least `shared_bytes` of dynamic shared memory, more when the
+// policy caps the blocks resident per SM (fewer concurrent streams of A per SM).
 template <typename Kernel, typename Args>
 void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t stream,
             const Args& args) {
+  const index_t cap = GemvPolicy::get().blocks_per_sm;
+  if (cap > 0) {
+    int per_sm = 0;
+    int device = 0;
+    fastmv::cuda::check(cudaGetDevice(&device), "fastmv::gemv: cudaGetDevice");
+    fastmv::cuda::check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+                        "fastmv::gemv: cudaDeviceGetAttribute");
+    cudaFuncAttributes attributes{};
+    fastmv::cuda::check(cudaFuncGetAttributes(&attributes, kernel), "fastmv::gemv: cudaFuncGetAttributes");
+    const std::size_t padded = static_cast<std::size_t>(per_sm / cap) - attributes.sharedSizeBytes - 1024;
+    if (padded > shared_bytes) {
+      fastmv::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(padded)),
+                          "fastmv::gemv: cudaFuncSetAttribute");
+      shared_bytes = padded;
+    }
+  }
   kernel<<<grid, kBlockThreads, shared_bytes, stream>>>(args);
   fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
+}
+
+// Blocks of `kernel` (kBlockThreads threads, no dynamic shared memory) resident per
+// SM, asked of CUDA once per kernel.
+template <typename Kernel>
+index_t resident_blocks(Kernel kernel) {
+  static std::mutex mutex;
+  static std::unordered_map<const void*, int> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  const void* key = reinterpret_cast<const void*>(kernel);
+  auto found = cache.find(key);
+  if (found == cache.end()) {
+    int blocks = 0;
+    fastmv::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads, 0),
+                        "fastmv::gemv: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    found = cache.emplace(key, std::max(blocks, 1)).first;
+  }
+  return found->second;
+}
+
+// The fraction of the GPU's block slots busy on average when `blocks` blocks of
+// equal work run in ceil(blocks / slots) waves: a grid of 1.1 waves leaves the GPU
+// half idle for its last wave.
+double wave_efficiency(index_t blocks, index_t slots) {
+  const index_t waves = ceil_div(blocks, slots);
+  return static_cast<double>(blocks) / static_cast<double>(waves * slots);
+}
+
+// Among the ways to split the reduction of each output over `k` = groups_k * splits
+// parts (k <= max_k; groups_k a power of 2 <= max_groups_k), the one whose grid
+// fills the block slots best; the least splitting within 3 % of the best, since
+// every split adds partial sums and a handshake.
+struct SplitChoice {
+  index_t groups_k = 1;
+  index_t splits = 1;
+};
+template <typename BlocksFor>
+SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_groups_k,
+                         index_t max_groups_k, index_t max_splits, index_t slots) {
+  struct Candidate {
+    SplitChoice choice;
+    double efficiency;
+  };
+  std::vector<Candidate> candidates;
+  for (index_t groups_k = min_groups_k; groups_k <= max_groups_k; groups_k *= 2) {
+    for (index_t splits = 1; splits <= max_splits && groups_k * splits <= max_k;
+         splits = splits < 32 ? splits + 1 : splits * 2) {
+      candidates.push_back({{groups_k, splits},
+                            wave_efficiency(blocks_for(groups_k, splits), slots)});
+    }
+  }
+  double best = 0;
+  for (const Candidate& c : candidates) best = std::max(best, c.efficiency);
+  SplitChoice chosen{min_groups_k, 1};
+  index_t least = -1;
+  for (const Candidate& c : candidates) {
+    const index_t k = c.choice.groups_k * c.choice.splits;
+    if (c.efficiency >= best - 0.03 && (least < 0 || k < least)) {
+      chosen = c.choice;
+      least = k;
+    }
+  }
+  return chosen;
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -42,7 +127,6 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
-  const index_t target_threads = state.multiprocessors * policy.target_threads_per_sm;
 
   if (args.length <= kStagedMaxLength &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V) {
@@ -63,29 +147,47 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                        (args.batch == 1 || args.stride_a % V == 0) && args.incx == 1 &&
                        aligned16(args.x) &&
                        (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0);
+  const int rows = aligned && policy.dot_rows == 4 ? 4 : 1;
+  const bool deep = policy.dot_unroll == 8;
   const index_t groups = kBlockThreads / lanes;
-  constexpr index_t kRowsPerGroup = 4;
-  int rows = aligned && ceil_div(args.count, kRowsPerGroup) * lanes * args.batch >= target_threads
-                 ? kRowsPerGroup
-                 : 1;
-  if (aligned && policy.dot_rows != 0) rows = static_cast<int>(policy.dot_rows);
 
-  // Split each row over groups_k groups of a block and `splits` blocks until the GPU
-  // is full, keeping kDotMinWordsPerThread words per thread.
-  const index_t base_threads = ceil_div(args.count, rows) * lanes * args.batch;
-  index_t split = std::max<index_t>(1, ceil_div(target_threads, base_threads));
-  split = std::min(split, std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread)));
-  const index_t groups_k = std::min(pow2_floor(split), groups);
-  index_t splits = std::min(ceil_div(split, groups_k), policy.max_splits);
+  // The variant: lanes (32 or 8) x rows and words in flight per row (4 x 2, 1 x 4,
+  // 1 x 8) x aligned.
+  using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
+  const auto pick = [&](auto lanes_tag) -> Kernel {
+    constexpr int L = decltype(lanes_tag)::value;
+    if (aligned && rows == 4) return dot_kernel<TA, TX, TY, Acc, L, 4, 2, true>;
+    if (aligned) {
+      return deep ? dot_kernel<TA, TX, TY, Acc, L, 1, 8, true> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, true>;
+    }
+    return deep ? dot_kernel<TA, TX, TY, Acc, L, 1, 8, false> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, false>;
+  };
+  const Kernel kernel = lanes == 32 ? pick(std::integral_constant<int, 32>{})
+                                    : pick(std::integral_constant<int, 8>{});
+
+  // Split each row over groups_k groups of a block and `splits` blocks when that
+  // fills the GPU's block slots better, keeping dot_min_words_per_thread words per
+  // thread and the partial sums within the workspace bound.
+  const index_t slots = resident_blocks(kernel) * state.multiprocessors;
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));
-  splits = std::max<index_t>(1, std::min(splits, policy.max_workspace_bytes / partial_bytes));
-  if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
+  const index_t max_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
+  index_t max_splits = std::min(policy.max_splits, policy.max_workspace_bytes / partial_bytes);
+  if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+  // At least enough groups per row that no group of a block is left without a row.
+  const index_t min_groups_k =
+      std::min(groups, pow2_ceil(ceil_div(groups, ceil_div(args.count, rows))));
+  const SplitChoice split = choose_split(
+      [&](index_t groups_k, index_t splits) {
+        return ceil_div(args.count, (groups / groups_k) * rows) * splits * args.batch;
+      },
+      std::max(max_k, min_groups_k), min_groups_k, groups, std::max<index_t>(1, max_splits), slots);
+  index_t splits = split.splits;
   args.split_length = ceil_div(ceil_div(args.length, splits), V) * V;
   splits = ceil_div(args.length, args.split_length);
   args.splits = static_cast<int>(splits);
-  args.groups_k = static_cast<int>(groups_k);
+  args.groups_k = static_cast<int>(split.groups_k);
 
-  const index_t block_rows = (groups / groups_k) * rows;
+  const index_t block_rows = (groups / split.groups_k) * rows;
   const index_t blocks = ceil_div(args.count, block_rows);
 
   // Scratch: partial sums, then the shifted copies of x.
@@ -114,20 +216,20 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       args.x_copies_stride = copies_stride;
     }
   }
-  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
-                  static_cast<unsigned>(batch_z));
-  if (aligned) {
-    if (lanes == 32) {
-      rows == 4 ? launch(dot_kernel<TA, TX, TY, Acc, 32, 4, true>, grid, 0, state.stream, args)
-                : launch(dot_kernel<TA, TX, TY, Acc, 32, 1, true>, grid, 0, state.stream, args);
-    } else {
-      rows == 4 ? launch(dot_kernel<TA, TX, TY, Acc, 8, 4, true>, grid, 0, state.stream, args)
-                : launch(dot_kernel<TA, TX, TY, Acc, 8, 1, true>, grid, 0, state.stream, args);
-    }
-  } else {
-    lanes == 32 ? launch(dot_kernel<TA, TX, TY, Acc, 32, 1, false>, grid, 0, state.stream, args)
-                : launch(dot_kernel<TA, TX, TY, Acc, 8, 1, false>, grid, 0, state.stream, args);
+  if (policy.trace) {
+    std::fprintf(stderr,
+                 "fastmv gemv dot: %lld x %lld lda %lld batch %lld: lanes %d rows %d unroll %d "
+                 "%s, groups_k %lld splits %lld, %lld blocks (%lld slots), x copies %d\n",
+                 static_cast<long long>(args.count), static_cast<long long>(args.length),
+                 static_cast<long long>(args.lda), static_cast<long long>(args.batch), lanes, rows,
+                 rows == 4 ? 2 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
+                 static_cast<long long>(split.groups_k), static_cast<long long>(splits),
+                 static_cast<long long>(blocks * splits * batch_z), static_cast<long long>(slots),
+                 copies ? 1 : 0);
   }
+  launch(kernel, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
+                      static_cast<unsigned>(batch_z)),
+         0, state.stream, args);
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -149,8 +251,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
 
-  // Lanes along the stored vector: a warp's worth for long vectors, more when there
-  // are too few stored vectors to give every group kAxpyMinVectorsPerGroup of them,
+  // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
+  // too few stored vectors to give every group axpy_min_vectors_per_group of them,
   // fewer when the vectors are short.
   index_t lanes = policy.axpy_lanes;
   const index_t groups_wanted =
@@ -161,20 +263,23 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t groups_k = kBlockThreads / lanes;
   const index_t tile_outputs = lanes * V;
   const index_t tiles = ceil_div(args.length, tile_outputs);
+  const auto kernel = aligned ? axpy_kernel<TA, TX, TY, Acc, true> : axpy_kernel<TA, TX, TY, Acc, false>;
 
-  const index_t target_blocks =
-      state.multiprocessors * policy.target_threads_per_sm / kBlockThreads;
-  index_t splits = std::max<index_t>(1, ceil_div(target_blocks, tiles * args.batch));
-  splits = std::min(splits, std::max<index_t>(
-                                1, args.count / (groups_k * policy.axpy_min_vectors_per_group)));
-  splits = std::min(splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
-                                                     static_cast<index_t>(tile_outputs * sizeof(Acc))));
-  splits = std::min(splits, policy.max_splits);
-  splits = std::min(splits, std::max<index_t>(1, policy.max_workspace_bytes /
-                                                     static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
-  if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
-  args.split_length = ceil_div(args.count, splits);
-  splits = ceil_div(args.count, args.split_length);
+  // Split the stored vectors over `splits` blocks when that fills the block slots
+  // better, each group keeping axpy_min_vectors_per_group vectors per split.
+  const index_t slots = resident_blocks(kernel) * state.multiprocessors;
+  index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_min_vectors_per_group));
+  max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
+                                                              static_cast<index_t>(tile_outputs * sizeof(Acc))));
+  max_splits = std::min(max_splits, policy.max_splits);
+  max_splits = std::min(max_splits, std::max<index_t>(1, policy.max_workspace_bytes /
+                                                              static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
+  if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+  const SplitChoice split = choose_split(
+      [&](index_t, index_t splits) { return tiles * splits * args.batch; }, max_splits, 1, 1,
+      max_splits, slots);
+  args.split_length = ceil_div(args.count, split.splits);
+  const index_t splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
@@ -184,10 +289,19 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     args.counters = workspace.counters;
     args.partials = static_cast<Acc*>(workspace.scratch);
   }
-  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
-                  static_cast<unsigned>(batch_z));
-  aligned ? launch(axpy_kernel<TA, TX, TY, Acc, true>, grid, 0, state.stream, args)
-          : launch(axpy_kernel<TA, TX, TY, Acc, false>, grid, 0, state.stream, args);
+  if (policy.trace) {
+    std::fprintf(stderr,
+                 "fastmv gemv axpy: %lld x %lld lda %lld batch %lld: lanes %lld %s, splits %lld, "
+                 "%lld blocks (%lld slots)\n",
+                 static_cast<long long>(args.count), static_cast<long long>(args.length),
+                 static_cast<long long>(args.lda), static_cast<long long>(args.batch),
+                 static_cast<long long>(lanes), aligned ? "aligned" : "unaligned",
+                 static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
+                 static_cast<long long>(slots));
+  }
+  launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
+                      static_cast<unsigned>(batch_z)),
+         0, state.stream, args);
 }
 
 template <typename TA, typename TX, typename TY>

@@ -18,6 +18,8 @@ GemvPolicy parse(const char* text) {
       {"target_threads_per_sm", &policy.target_threads_per_sm},
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
       {"dot_rows", &policy.dot_rows},
+      {"dot_unroll", &policy.dot_unroll},
+      {"blocks_per_sm", &policy.blocks_per_sm},
       {"dot_shifted_copies_min_bytes", &policy.dot_shifted_copies_min_bytes},
       {"dot_warp_lanes_min_words", &policy.dot_warp_lanes_min_words},
       {"staged_max_lda_over_length", &policy.staged_max_lda_over_length},
@@ -25,6 +27,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_lanes", &policy.axpy_lanes},
       {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},
       {"max_splits", &policy.max_splits},
+      {"trace", &policy.trace},
       {"max_workspace_bytes", &policy.max_workspace_bytes},
   };
   std::stringstream items(text);
@@ -57,10 +60,11 @@ GemvPolicy parse(const char* text) {
   if (policy.target_threads_per_sm < 256 || policy.axpy_lanes < 1 || policy.axpy_lanes > 256 ||
       (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
       policy.dot_min_words_per_thread < 1 || policy.axpy_min_vectors_per_group < 1 ||
-      (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 4)) {
+      (policy.dot_rows != 1 && policy.dot_rows != 4) ||
+      (policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 <= 256, "
-                          "dot_rows 0, 1 or 4, the others >= 1");
+                          "dot_rows 1 or 4, dot_unroll 4 or 8, blocks_per_sm <= 32, the others >= 1");
   }
   return policy;
 }

@@ -12,19 +12,21 @@
 namespace fastmv::kernels::cuda {
 
 struct GemvPolicy {
-  // Threads the dispatcher aims for per SM. Half the hardware maximum: each thread
-  // keeps 4-8 16-byte loads in flight, which covers the DRAM latency, and longer-lived
-  // threads amortise the reductions.
+  // Axpy form with at most 8 stored vectors: threads per SM of the streaming grid.
+  // (The other kernels size their grids to the block slots CUDA reports, see
+  // choose_split in gemv_cuda.cu.)
   index_t target_threads_per_sm = 1024;
 
   // Dot form: a thread keeps at least this many 16-byte words of each row to itself
   // before the row is split further across groups and blocks (the reduction and the
   // split handshake cost about as much as a few words).
   index_t dot_min_words_per_thread = 8;
-  // Dot form: 4 rows per thread group (x words shared by 4 rows) once there are enough
-  // rows to fill the GPU that way; fewer rows get one row per group and more
-  // splitting. 1 or 4 forces that choice for aligned rows.
-  index_t dot_rows = 0;
+  // Dot form: rows per thread group. 4 shares each x word among 4 rows, but measured
+  // slower than 1 row with 4 words in flight at every size tried (8192^2 fp32: 2612
+  // against 2983 GB/s): one warp streaming one row keeps DRAM pages open longer.
+  index_t dot_rows = 1;
+  // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or 8).
+  index_t dot_unroll = 4;
   // Dot form, unaligned rows: make kVector<TX> shifted copies of x (one extra launch)
   // so that x is read in 16-byte words too, once A has at least this many bytes.
   index_t dot_shifted_copies_min_bytes = index_t(8) << 20;
@@ -36,7 +38,7 @@ struct GemvPolicy {
   index_t staged_max_lda_over_length = 2;
 
   // Axpy form: each thread group handles at least this many stored vectors per split.
-  index_t axpy_min_vectors_per_group = 32;
+  index_t axpy_min_vectors_per_group = 8;
   // Axpy form: lanes along a long stored vector (32: a warp reads 512 bytes of each
   // column; more lanes read longer contiguous pieces with fewer groups per block).
   index_t axpy_lanes = 32;
@@ -44,10 +46,17 @@ struct GemvPolicy {
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;
 
+  // Blocks resident per SM, capped through padding shared memory (0: no cap). Fewer
+  // blocks read fewer separate pieces of A at once.
+  index_t blocks_per_sm = 0;
+
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
   // Upper bound of the partial-sum workspace of one call.
   index_t max_workspace_bytes = index_t(64) << 20;
+
+  // 1: print each call's variant and launch shape to stderr (for tuning).
+  index_t trace = 0;
 
   // The defaults with FASTMV_CUDA_GEMV_POLICY applied (parsed once; an unknown name
   // or a bad value throws fastmv::InvalidArgument at the first CUDA gemv).

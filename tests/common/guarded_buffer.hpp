@@ -18,8 +18,10 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <type_traits>
 #include <vector>
 
+#include "fastmv/half.hpp"
 #include "fastmv/types.hpp"
 
 namespace fastmv_test {
@@ -29,16 +31,22 @@ using fastmv::index_t;
 // A quiet NaN with a recognisable payload.
 template <typename T>
 T sentinel() {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
-  T value;
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (std::is_same_v<T, fastmv::half>) {
+    return fastmv::half::from_bits(0x7e5a);
+  } else if constexpr (std::is_same_v<T, fastmv::bfloat16>) {
+    return fastmv::bfloat16::from_bits(0x7fe5);
+  } else if constexpr (std::is_same_v<T, float>) {
     const std::uint32_t bits = 0x7fe5a5a5u;
+    T value;
     std::memcpy(&value, &bits, sizeof value);
+    return value;
   } else {
+    static_assert(std::is_same_v<T, double>, "float, double, half or bfloat16");
     const std::uint64_t bits = 0x7ffa5a5a5a5a5a5aull;
+    T value;
     std::memcpy(&value, &bits, sizeof value);
+    return value;
   }
-  return value;
 }
 
 template <typename T>
@@ -69,7 +77,11 @@ class GuardedBuffer {
   T& operator[](std::size_t i) { return data()[i]; }
   const T& operator[](std::size_t i) const { return data()[i]; }
 
-  // The whole allocation, guards included, for bitwise before/after comparisons.
+  // The whole allocation, guards included: for bitwise before/after comparisons,
+  // and to mirror the operand in device memory (tests/common/backend_memory.hpp).
+  T* allocation() { return storage_; }
+  const T* allocation() const { return storage_; }
+  std::size_t allocation_size() const { return total_; }
   std::vector<T> snapshot() const { return std::vector<T>(storage_, storage_ + total_); }
   bool equals(const std::vector<T>& snapshot) const {
     return snapshot.size() == total_ &&
@@ -111,6 +123,7 @@ class StridedVector {
   index_t inc() const { return inc_; }
   T& at(index_t i) { return buffer_[position(i)]; }
   const T& at(index_t i) const { return buffer_[position(i)]; }
+  GuardedBuffer<T>& buffer() { return buffer_; }
   const GuardedBuffer<T>& buffer() const { return buffer_; }
 
   // Guards and every gap element still hold the sentinel.
@@ -166,6 +179,7 @@ class GuardedMatrix {
   }
   T& operator()(index_t i, index_t j) { return buffer_[offset(i, j)]; }
   const T& operator()(index_t i, index_t j) const { return buffer_[offset(i, j)]; }
+  GuardedBuffer<T>& buffer() { return buffer_; }
   const GuardedBuffer<T>& buffer() const { return buffer_; }
 
  private:

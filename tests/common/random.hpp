@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <type_traits>
+
+#include "fastmv/half.hpp"
 
 namespace fastmv_test {
 
@@ -31,12 +34,19 @@ class Random {
 
   // Uniform in (-1, 1) and never 0: (2k + 1) * 2^-52 - 1 for a random 52-bit k is an
   // odd multiple of 2^-52 minus 1, computed exactly, so it cannot be 0 (nor round to
-  // 0 in float, whose smallest normal is far below 2^-52).
+  // 0 in float, whose smallest normal is far below 2^-52). The 16-bit types round
+  // through float and draw again in the rare case (|value| < 2^-25 for half) that
+  // the value rounds to 0.
   template <typename T>
   T uniform_nonzero() {
-    const std::uint64_t k = engine_() >> 12;
-    const double value = static_cast<double>(2 * k + 1) * 0x1p-52 - 1.0;
-    return static_cast<T>(value);
+    if constexpr (std::is_same_v<T, fastmv::half> || std::is_same_v<T, fastmv::bfloat16>) {
+      for (;;) {
+        const T value(static_cast<float>(uniform_double()));
+        if ((value.bits & 0x7fffu) != 0) return value;
+      }
+    } else {
+      return static_cast<T>(uniform_double());
+    }
   }
 
   // A nonzero integer in [-bound, bound].
@@ -46,6 +56,11 @@ class Random {
   }
 
  private:
+  double uniform_double() {
+    const std::uint64_t k = engine_() >> 12;
+    return static_cast<double>(2 * k + 1) * 0x1p-52 - 1.0;
+  }
+
   std::mt19937_64 engine_;
 };
 

@@ -1,9 +1,12 @@
 // Every error path of fastmv::gemv and fastmv::Context: the exception type, the
-// argument it names, its value in the message, and that y was not modified.
+// argument it names, its value in the message, and that y was not modified. On the
+// Cuda backend the operands are device copies (common/backend_memory.hpp), so the
+// pointers in the calls and in the messages are device addresses.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +44,9 @@ void expect_invalid_argument(Call&& call, const std::string& function, const std
 }
 
 // Well-formed operands for an m x n double problem; individual tests break one
-// argument. Every buffer is guarded, y is random so that any write shows.
+// argument. Every buffer is guarded, y is random so that any write shows. Tests
+// take the operands' pointers from A_data(), x_data() and y_data(): the backend's
+// memory.
 class GemvErrorTest : public BackendTest {
  protected:
   struct Call {
@@ -69,11 +74,24 @@ class GemvErrorTest : public BackendTest {
     }
   }
 
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    const fastmv::Context context(kBackend);
+    A_on_backend_.emplace(context, A_.buffer());
+    x_on_backend_.emplace(context, x_.buffer());
+    y_on_backend_.emplace(context, y_.buffer());
+  }
+
+  double* A_data() { return A_on_backend_->pointer(A_.data()); }
+  double* x_data() { return x_on_backend_->pointer(x_.data()); }
+  double* y_data() { return y_on_backend_->pointer(y_.data()); }
+
   Call valid_call() {
     Call call;
-    call.A = A_.data();
-    call.x = x_.data();
-    call.y = y_.data();
+    call.A = A_data();
+    call.x = x_data();
+    call.y = y_data();
     return call;
   }
 
@@ -84,13 +102,13 @@ class GemvErrorTest : public BackendTest {
 
   // `call` must be rejected naming `argument` = `value`, leaving every operand as it was.
   void expect_rejected(const Call& call, const std::string& argument, const std::string& value) {
-    const std::vector<double> a_before = A_.buffer().snapshot();
-    const std::vector<double> x_before = x_.buffer().snapshot();
-    const std::vector<double> y_before = y_.buffer().snapshot();
+    const std::vector<double> a_before = A_on_backend_->contents();
+    const std::vector<double> x_before = x_on_backend_->contents();
+    const std::vector<double> y_before = y_on_backend_->contents();
     expect_invalid_argument([&] { run(call); }, "fastmv::gemv", argument, value);
-    EXPECT_TRUE(A_.buffer().equals(a_before)) << "A modified by a rejected call";
-    EXPECT_TRUE(x_.buffer().equals(x_before)) << "x modified by a rejected call";
-    EXPECT_TRUE(y_.buffer().equals(y_before)) << "y modified by a rejected call";
+    EXPECT_TRUE(A_on_backend_->equals(a_before)) << "A modified by a rejected call";
+    EXPECT_TRUE(x_on_backend_->equals(x_before)) << "x modified by a rejected call";
+    EXPECT_TRUE(y_on_backend_->equals(y_before)) << "y modified by a rejected call";
   }
 
   void expect_accepted(const Call& call) { EXPECT_NO_THROW(run(call)); }
@@ -98,6 +116,8 @@ class GemvErrorTest : public BackendTest {
   GuardedMatrix<double> A_;
   StridedVector<double> x_;
   StridedVector<double> y_;
+  // Set in SetUp, once the backend is known to be available.
+  std::optional<BackendCopy<double>> A_on_backend_, x_on_backend_, y_on_backend_;
 };
 
 TEST_F(GemvErrorTest, NegativeM) {
@@ -211,6 +231,7 @@ TEST_F(GemvErrorTest, NullAAndXAcceptedWhenAlphaIsZero) {
   call.x = nullptr;
   const double y0 = y_.at(0);
   expect_accepted(call);
+  y_on_backend_->copy_to(y_.buffer());
   EXPECT_EQ(y_.at(0), -0.7 * y0);
   EXPECT_TRUE(y_.gaps_and_guards_intact());
 }
@@ -235,11 +256,11 @@ TEST_F(GemvErrorTest, NullYAcceptedWhenNothingIsWritten) {
 
 TEST_F(GemvErrorTest, YOverlapsA) {
   Call call = valid_call();
-  call.y = A_.data() + 3;  // inside A
+  call.y = A_data() + 3;  // inside A
   expect_rejected(call, "y", address(call.y));
-  call.y = A_.data() + (call.m - 1) * call.lda + call.n - 1;  // y[0] is A's last element
+  call.y = A_data() + (call.m - 1) * call.lda + call.n - 1;  // y[0] is A's last element
   expect_rejected(call, "y", address(call.y));
-  call.y = A_.data() - 4;  // y's last element (incy = 1, m = 5) is A's first
+  call.y = A_data() - 4;  // y's last element (incy = 1, m = 5) is A's first
   expect_rejected(call, "y", address(call.y));
 }
 
@@ -250,14 +271,14 @@ TEST_F(GemvErrorTest, YOverlapsX) {
   for (const index_t incy : {3, -3}) {
     // x = x_[10 .. 16] (n = 7); y at x_[1] with |incy| = 3 touches x_[1], 4, 7, 10,
     // 13: it shares x_[10] and x_[13] with x only through its stride.
-    call.x = x_.data() + 10;
-    call.y = x_.data() + 1;
+    call.x = x_data() + 10;
+    call.y = x_data() + 1;
     call.incy = incy;
     expect_rejected(call, "y", address(call.y));
     // Interleaved: y = x_[1], 4, ..., 13 and x = x_[2 .. 3] within y's span; the
     // spans overlap, which fastmv rejects (it checks spans, not elements).
     call.n = 2;
-    call.x = x_.data() + 2;
+    call.x = x_data() + 2;
     expect_rejected(call, "y", address(call.y));
     call.n = 7;
   }
@@ -265,14 +286,14 @@ TEST_F(GemvErrorTest, YOverlapsX) {
   // x only in x_[0], the last logical element of x.
   call = valid_call();
   call.incx = -1;
-  call.y = x_.data() - 4;
+  call.y = x_data() - 4;
   expect_rejected(call, "y", address(call.y));
 }
 
 // A and x may share memory with each other (neither is written).
 TEST_F(GemvErrorTest, AAndXMayOverlap) {
   Call call = valid_call();
-  call.x = A_.data() + 2;
+  call.x = A_data() + 2;
   expect_accepted(call);
 }
 

@@ -7,6 +7,11 @@
 // Reference backend itself, the element-wise loop of GemvOperands::compute_sums
 // (logical indexing op(A)(i, j), long double accumulation), independent of the
 // library.
+//
+// Precisions: A in TA, x in TX, y in TY; float and double, and the mixed-precision
+// overloads (A in half or bfloat16, x and y in float or A's type). The operands are
+// built in host memory and, for the Cuda backend, mirrored in device memory for the
+// call (common/backend_memory.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,8 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "common/backend_memory.hpp"
 #include "common/backend_under_test.hpp"
 #include "common/guarded_buffer.hpp"
+#include "common/precision.hpp"
 #include "common/random.hpp"
 #include "fastmv/fastmv.hpp"
 
@@ -42,17 +49,43 @@ inline index_t min_lda(Layout layout, index_t m, index_t n) {
 // Problems with at least this many matrix elements run with several thread counts.
 constexpr index_t kLargeProblemElements = index_t(1) << 14;
 
-// Per-element tolerance: |got - want| <= kToleranceFactor * eps * (K + 2) * magnitude.
+// Per-element tolerance of y_i = alpha * sum_j op(A)(i, j) x_j + beta * y_i, where
+// the sum has K terms, eps is the machine epsilon of the accumulation type (Scalar:
+// float for every precision but double) and u_Y the unit roundoff of y's type:
+//
+//   |got - want| <= kToleranceFactor * eps * (K + 2) * magnitude            (1)
+//                   + kOutputRoundings * u_Y * (|want| + (1)) + denorm_Y    (2)
+//   magnitude    =  |alpha| * sum_j |op(A)(i, j)| |x_j| + |beta| |y_i|
+//
+// (1) is the worst-case error of accumulating the K products, the alpha and the
+// beta term in any order (K + 2 roundings, each relatively <= eps / 2), with a
+// factor 4 of room; the oracle's own error (double accumulation) is negligible.
+// It is the whole error for float and double y. The inputs are exactly the same
+// values for the backend and the oracle, so narrow inputs (half A, half x) add no
+// error of their own: a half x half product is exact in float.
+// (2) is the final rounding of y to a 16-bit type, where u_Y (half 2^-11, bfloat16
+// 2^-8) is far above eps: both the result and the oracle are rounded once to TY
+// (the oracle twice, through float), each by at most u_Y times a magnitude below
+// |want| + (1), or by half the subnormal spacing denorm_Y near 0.
 constexpr double kToleranceFactor = 4;
+constexpr double kOutputRoundings = 3;
 
-template <typename T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "float" : "double";
+template <typename TY, typename S>
+double gemv_tolerance(index_t reduction_length, double magnitude, double want) {
+  const double accumulation = kToleranceFactor * std::numeric_limits<S>::epsilon() *
+                              static_cast<double>(reduction_length + 2) * magnitude;
+  if constexpr (!kIsHalfPrecision<TY>) {
+    return accumulation;
+  } else {
+    return accumulation +
+           kOutputRoundings * unit_roundoff<TY>() * (std::fabs(want) + accumulation) +
+           smallest_subnormal<TY>();
+  }
 }
 
 // A and the logical values of x for one shape, reused across calls that vary
 // alpha, beta and the increments.
-template <typename T>
+template <typename TA, typename TX = TA>
 class GemvOperands {
  public:
   GemvOperands(Layout layout, Op op, index_t m, index_t n, index_t lda, std::size_t misalign)
@@ -64,9 +97,9 @@ class GemvOperands {
   // A and x uniform in [-1, 1], never 0.
   void fill_random(Random& random) {
     for (index_t i = 0; i < A_.rows(); ++i) {
-      for (index_t j = 0; j < A_.cols(); ++j) A_(i, j) = random.uniform_nonzero<T>();
+      for (index_t j = 0; j < A_.cols(); ++j) A_(i, j) = random.uniform_nonzero<TA>();
     }
-    for (T& value : x_values_) value = random.uniform_nonzero<T>();
+    for (TX& value : x_values_) value = random.uniform_nonzero<TX>();
     compute_sums();
   }
 
@@ -82,10 +115,10 @@ class GemvOperands {
     product_.assign(static_cast<std::size_t>(rows), 0.0L);
     magnitude_.assign(static_cast<std::size_t>(rows), 0.0);
     auto add = [&](index_t i, index_t j) {
-      const T a = op_a(i, j);
-      const T xj = x_values_[static_cast<std::size_t>(j)];
+      const double a = to_double(op_a(i, j));
+      const double xj = to_double(x_values_[static_cast<std::size_t>(j)]);
       product_[static_cast<std::size_t>(i)] += static_cast<long double>(a) * xj;
-      magnitude_[static_cast<std::size_t>(i)] += std::fabs(double(a)) * std::fabs(double(xj));
+      magnitude_[static_cast<std::size_t>(i)] += std::fabs(a) * std::fabs(xj);
     };
     const bool op_rows_contiguous = (A_.layout() == Layout::RowMajor) == (op_ == Op::NoTrans);
     if (op_rows_contiguous) {
@@ -100,12 +133,12 @@ class GemvOperands {
   }
 
   // op(A)(i, j): A(i, j) or A(j, i).
-  T op_a(index_t i, index_t j) const { return op_ == Op::NoTrans ? A_(i, j) : A_(j, i); }
+  TA op_a(index_t i, index_t j) const { return op_ == Op::NoTrans ? A_(i, j) : A_(j, i); }
 
-  GuardedMatrix<T>& A() { return A_; }
-  const GuardedMatrix<T>& A() const { return A_; }
-  std::vector<T>& x_values() { return x_values_; }
-  const std::vector<T>& x_values() const { return x_values_; }
+  GuardedMatrix<TA>& A() { return A_; }
+  const GuardedMatrix<TA>& A() const { return A_; }
+  std::vector<TX>& x_values() { return x_values_; }
+  const std::vector<TX>& x_values() const { return x_values_; }
   Op op() const { return op_; }
   std::size_t misalign() const { return misalign_; }
   index_t m() const { return A_.rows(); }
@@ -118,29 +151,38 @@ class GemvOperands {
  private:
   Op op_;
   std::size_t misalign_;
-  GuardedMatrix<T> A_;
-  std::vector<T> x_values_;
+  GuardedMatrix<TA> A_;
+  std::vector<TX> x_values_;
   std::vector<long double> product_;
   std::vector<double> magnitude_;
 };
 
 // y before a call: poisoned with NaN when beta == 0 (it must not be read), else
-// uniform random.
-template <typename T>
-std::vector<T> initial_y(Random& random, index_t length, T beta) {
-  std::vector<T> y(static_cast<std::size_t>(length));
-  for (T& value : y) {
-    value = beta == T(0) ? std::numeric_limits<T>::quiet_NaN() : random.uniform_nonzero<T>();
-  }
+// uniform random. Its type is beta's unless given: initial_y<half>(random, m, 0.f).
+template <typename TY = void, typename S>
+auto initial_y(Random& random, index_t length, S beta) {
+  using Y = std::conditional_t<std::is_void_v<TY>, S, TY>;
+  std::vector<Y> y(static_cast<std::size_t>(length));
+  for (Y& value : y) value = beta == S(0) ? quiet_nan<Y>() : random.uniform_nonzero<Y>();
   return y;
 }
 
-template <typename T>
-std::string describe_call(const GemvOperands<T>& operands, T alpha, T beta, index_t incx,
-                          index_t incy) {
+template <typename TA, typename TX, typename TY>
+std::string precision_name() {
+  if constexpr (std::is_same_v<TA, TX> && std::is_same_v<TX, TY>) {
+    return type_name<TA>();
+  } else {
+    return std::string("A ") + type_name<TA>() + ", x " + type_name<TX>() + ", y " +
+           type_name<TY>();
+  }
+}
+
+template <typename TA, typename TX, typename TY>
+std::string describe_call(const GemvOperands<TA, TX>& operands, Scalar<TA> alpha, Scalar<TA> beta,
+                          index_t incx, index_t incy) {
   std::ostringstream text;
-  text << std::setprecision(std::numeric_limits<T>::max_digits10) << "gemv<" << type_name<T>()
-       << "> " << fastmv::to_string(operands.A().layout())
+  text << std::setprecision(std::numeric_limits<Scalar<TA>>::max_digits10) << "gemv<"
+       << precision_name<TA, TX, TY>() << "> " << fastmv::to_string(operands.A().layout())
        << " op=" << fastmv::to_string(operands.op()) << " m=" << operands.m()
        << " n=" << operands.n() << " lda=" << operands.A().ld() << " incx=" << incx
        << " incy=" << incy << " alpha=" << alpha << " beta=" << beta
@@ -153,25 +195,27 @@ std::string describe_call(const GemvOperands<T>& operands, T alpha, T beta, inde
 // logical y before the call) and checks the outcome. With `exact` set, the result
 // must equal it exactly and no oracle runs (integer-valued cases). Returns false
 // after reporting the first failing execution.
-template <typename T>
-bool check_gemv(const GemvOperands<T>& operands, T alpha, T beta, index_t incx, index_t incy,
-                const std::vector<T>& y_initial, const std::vector<int>& threads,
-                const std::vector<double>* exact = nullptr) {
-  const GuardedMatrix<T>& A = operands.A();
+template <typename TA, typename TX, typename TY>
+bool check_gemv(const GemvOperands<TA, TX>& operands, Scalar<TA> alpha, Scalar<TA> beta,
+                index_t incx, index_t incy, const std::vector<TY>& y_initial,
+                const std::vector<int>& threads, const std::vector<double>* exact = nullptr) {
+  using S = Scalar<TA>;
+  const GuardedMatrix<TA>& A = operands.A();
   const index_t m = operands.m(), n = operands.n();
   const index_t y_size = operands.y_size();
   const std::size_t misalign = operands.misalign();
-  const StridedVector<T> x(operands.x_values(), incx, misalign);
-  const std::vector<T> a_snapshot = A.buffer().snapshot();
-  const std::vector<T> x_snapshot = x.buffer().snapshot();
+  const StridedVector<TX> x(operands.x_values(), incx, misalign);
+  const std::vector<TA> a_snapshot = A.buffer().snapshot();
+  const std::vector<TX> x_snapshot = x.buffer().snapshot();
   // Bitwise comparisons of large operands after every execution would dominate the
-  // run time: those are compared once, after all executions.
+  // run time: those are compared once, after all executions. The Cuda backend runs
+  // once per call and its copies of A and x exist only during the execution.
   constexpr std::size_t kCompareEachExecution = std::size_t(1) << 16;
   const bool compare_each_execution =
-      a_snapshot.size() + x_snapshot.size() <= kCompareEachExecution;
+      kOperandsOnDevice || a_snapshot.size() + x_snapshot.size() <= kCompareEachExecution;
 
   // Reference BLAS returns at once here and leaves y bit-identical.
-  const bool quick_return = m == 0 || n == 0 || (alpha == T(0) && beta == T(1));
+  const bool quick_return = m == 0 || n == 0 || (alpha == S(0) && beta == S(1));
   std::vector<double> want(static_cast<std::size_t>(y_size));
   std::vector<double> tolerance(static_cast<std::size_t>(y_size), 0.0);
   if (exact != nullptr) {
@@ -182,66 +226,77 @@ bool check_gemv(const GemvOperands<T>& operands, T alpha, T beta, index_t incx, 
         const std::size_t k = static_cast<std::size_t>(i);
         want[k] = static_cast<double>(
             static_cast<long double>(alpha) * operands.product()[k] +
-            (beta == T(0) ? 0.0L : static_cast<long double>(beta) * y_initial[k]));
+            (beta == S(0) ? 0.0L : static_cast<long double>(beta) * to_double(y_initial[k])));
+        // The library rounds y once to TY; the tolerance is relative to that value.
+        if constexpr (kIsHalfPrecision<TY>) want[k] = to_double(from_double<TY>(want[k]));
       }
     } else {
-      StridedVector<T> y_oracle(y_initial, incy, misalign);
+      StridedVector<TY> y_oracle(y_initial, incy, misalign);
       fastmv::gemv(fastmv::Context(fastmv::Backend::Reference), A.layout(), operands.op(), m, n,
                    alpha, A.data(), A.ld(), x.data(), incx, beta, y_oracle.data(), incy);
-      for (index_t i = 0; i < y_size; ++i) want[static_cast<std::size_t>(i)] = y_oracle.at(i);
+      for (index_t i = 0; i < y_size; ++i) {
+        want[static_cast<std::size_t>(i)] = to_double(y_oracle.at(i));
+      }
     }
-    const double scale = kToleranceFactor * std::numeric_limits<T>::epsilon() *
-                         static_cast<double>(operands.x_size() + 2);
     for (index_t i = 0; i < y_size; ++i) {
       const std::size_t k = static_cast<std::size_t>(i);
       const double y_term =
-          beta == T(0) ? 0.0 : std::fabs(double(beta)) * std::fabs(double(y_initial[k]));
-      tolerance[k] = scale * (std::fabs(double(alpha)) * operands.magnitude()[k] + y_term);
+          beta == S(0) ? 0.0 : std::fabs(double(beta)) * std::fabs(to_double(y_initial[k]));
+      const double magnitude = std::fabs(double(alpha)) * operands.magnitude()[k] + y_term;
+      tolerance[k] = gemv_tolerance<TY, S>(operands.x_size(), magnitude, want[k]);
     }
   }
 
   const bool passed = for_each_execution(threads, [&](const fastmv::Context& context) {
-    StridedVector<T> y(y_initial, incy, misalign);
+    StridedVector<TY> y(y_initial, incy, misalign);
     std::ostringstream problems;
-    problems << std::setprecision(std::numeric_limits<T>::max_digits10);
+    problems << std::setprecision(std::numeric_limits<S>::max_digits10);
     try {
-      fastmv::gemv(context, A.layout(), operands.op(), m, n, alpha, A.data(), A.ld(), x.data(),
-                   incx, beta, y.data(), incy);
+      // The operands in the backend's memory (device copies for Cuda).
+      BackendCopy<TA> A_on_backend(context, A.buffer());
+      BackendCopy<TX> x_on_backend(context, x.buffer());
+      BackendCopy<TY> y_on_backend(context, y.buffer());
+      fastmv::gemv(context, A.layout(), operands.op(), m, n, alpha, A_on_backend.pointer(A.data()),
+                   A.ld(), x_on_backend.pointer(x.data()), incx, beta,
+                   y_on_backend.pointer(y.data()), incy);
+      y_on_backend.copy_to(y.buffer());
+      if (compare_each_execution) {
+        if (!A_on_backend.equals(a_snapshot)) {
+          problems << "\n  A, its padding or its guards changed";
+        }
+        if (!x_on_backend.equals(x_snapshot)) problems << "\n  x or its guards changed";
+      }
     } catch (const std::exception& error) {
       problems << "\n  unexpected exception: " << error.what();
-    }
-    if (compare_each_execution) {
-      if (!A.buffer().equals(a_snapshot)) problems << "\n  A, its padding or its guards changed";
-      if (!x.buffer().equals(x_snapshot)) problems << "\n  x or its guards changed";
     }
     if (!y.gaps_and_guards_intact()) problems << "\n  a guard or gap element of y was written";
     int bad = 0;
     for (index_t i = 0; i < y_size; ++i) {
       const std::size_t k = static_cast<std::size_t>(i);
-      const T got = y.at(i);
+      const TY got = y.at(i);
       if (quick_return && exact == nullptr) {
         if (same_bits(got, y_initial[k])) continue;
         if (++bad <= 5) {
-          problems << "\n  y[" << i << "] = " << got << " but a quick return must leave it "
-                   << y_initial[k];
+          problems << "\n  y[" << i << "] = " << to_double(got)
+                   << " but a quick return must leave it " << to_double(y_initial[k]);
         }
         continue;
       }
-      const double error = std::fabs(static_cast<double>(got) - want[k]);
+      const double error = std::fabs(to_double(got) - want[k]);
       if (error <= tolerance[k]) continue;  // false for NaN
       if (++bad <= 5) {
-        problems << "\n  y[" << i << "] = " << got << ", want " << want[k] << ", |error| " << error
-                 << " > tolerance " << tolerance[k];
+        problems << "\n  y[" << i << "] = " << to_double(got) << ", want " << want[k]
+                 << ", |error| " << error << " > tolerance " << tolerance[k];
       }
     }
     if (bad > 5) problems << "\n  ... " << bad << " of " << y_size << " elements wrong";
     const std::string report = problems.str();
     if (report.empty()) return true;
-    ADD_FAILURE() << describe_call(operands, alpha, beta, incx, incy) << report;
+    ADD_FAILURE() << describe_call<TA, TX, TY>(operands, alpha, beta, incx, incy) << report;
     return false;
   });
   if (passed && !(A.buffer().equals(a_snapshot) && x.buffer().equals(x_snapshot))) {
-    ADD_FAILURE() << describe_call(operands, alpha, beta, incx, incy)
+    ADD_FAILURE() << describe_call<TA, TX, TY>(operands, alpha, beta, incx, incy)
                   << "\n  A or x (or their padding or guards) changed";
     return false;
   }

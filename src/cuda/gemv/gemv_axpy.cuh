@@ -5,9 +5,9 @@
 // A block covers a tile of `lanes` * V outputs; its kBlockThreads / lanes thread
 // groups take interleaved stored vectors, each thread accumulating V outputs, and
 // add their sums in shared memory. `splits` blocks share a tile when the tiles alone
-// cannot fill the GPU. Aligned (A 16-byte aligned, lda and stride_a multiples of 16
-// bytes): each thread loads V consecutive outputs' elements in one 16-byte word;
-// otherwise element by element, lane-interleaved, so each warp load stays coalesced.
+// cannot fill the GPU. Each thread accumulates V consecutive outputs, loaded as one
+// 16-byte word (aligned: A 16-byte aligned, lda and stride_a multiples of 16 bytes)
+// or as two aligned words realigned in registers (see fetch_outputs).
 #pragma once
 
 #include "cuda/gemv/gemv_common.cuh"
@@ -16,41 +16,82 @@ namespace fastmv::gemv_cuda {
 
 constexpr int kAxpyUnroll = 4;
 
-// One stored vector's elements for a thread, in two steps so that all of a thread's
-// loads are in flight before the first conversion waits for its data: fetch (a
-// 16-byte word when aligned and wholly inside the vector, else elements one by one,
-// kept raw), then convert (outputs past `remaining` read as 0).
+// One stored vector's V elements for a thread, in two steps so that all of a
+// thread's loads are in flight before the first conversion waits for its data.
+//
+// fetch: a 16-byte word when the elements lie wholly inside the vector. Unaligned
+// (lda or A not a multiple of 16 bytes), the two aligned words that straddle the
+// elements, `shift` bytes apart, to be realigned in registers: every load stays
+// 16 bytes wide whatever the alignment, which keeps odd leading dimensions as fast
+// as even ones. The second word is the next lane's first, so it comes from L1.
+// Elements at the vector's end, or whose words would reach past the end of the
+// matrix (`limit`), are read one by one; those past `remaining` read as 0.
 template <typename TA>
 struct Fetched {
-  uint4 word;
-  TA elements[kVector<TA>];
+  uint4 low;
+  uint4 high;
+  int shift;  // bytes
 };
 
-template <typename TA, bool kAligned>
-__device__ __forceinline__ void fetch_outputs(const TA* column, int lane, int lanes,
-                                              index_t remaining, bool full_word,
-                                              Fetched<TA>& out) {
+// kWhole: the caller knows V <= remaining, so the loop it sits in has no branch
+// around its loads (which the compiler then keeps in flight together).
+template <typename TA, bool kAligned, bool kWhole>
+__device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remaining,
+                                              const TA* limit, Fetched<TA>& out) {
   constexpr int V = kVector<TA>;
-  if (kAligned && full_word) {
-    out.word = load_stream(column + lane * V);
+  out.shift = 0;
+  if constexpr (kAligned && kWhole) {
+    out.low = load_stream(elements);
   } else {
-#pragma unroll
-    for (int i = 0; i < V; ++i) {
-      const int e = kAligned ? lane * V + i : lane + i * lanes;
-      out.elements[i] = e < remaining ? column[e] : TA{};
+    if (kWhole || V <= remaining) {
+      if constexpr (kAligned) {
+        out.low = load_stream(elements);
+        return;
+      } else {
+        const auto address = reinterpret_cast<std::uintptr_t>(elements);
+        const int shift = static_cast<int>(address % 16);
+        const TA* first = reinterpret_cast<const TA*>(address - shift);
+        if (shift == 0) {
+          out.low = __ldg(reinterpret_cast<const uint4*>(first));
+          return;
+        }
+        if (first + 2 * V <= limit) {
+          out.low = __ldg(reinterpret_cast<const uint4*>(first));
+          out.high = __ldg(reinterpret_cast<const uint4*>(first + V));
+          out.shift = shift;
+          return;
+        }
+      }
     }
+    TA values[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) values[i] = i < remaining ? elements[i] : TA{};
+    memcpy(&out.low, values, sizeof out.low);
   }
 }
 
-template <typename TA, typename Acc, bool kAligned>
-__device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, bool full_word,
-                                                Acc (&out)[kVector<TA>]) {
-  if (kAligned && full_word) {
-    unpack<TA, Acc>(in.word, out);
-  } else {
+// 32-bit word `first + s` of the pair (low, high), s in 0..3.
+__device__ __forceinline__ unsigned pick_word(const unsigned (&words)[8], int first, int s) {
+  const unsigned a = words[first], b = words[first + 1], c = words[first + 2], d = words[first + 3];
+  return s == 0 ? a : s == 1 ? b : s == 2 ? c : d;
+}
+
+template <typename TA, typename Acc>
+__device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
+  uint4 word = in.low;
+  if (in.shift != 0) {
+    const unsigned words[8] = {in.low.x,  in.low.y,  in.low.z,  in.low.w,
+                               in.high.x, in.high.y, in.high.z, in.high.w};
+    const int s = in.shift / 4;           // whole 32-bit words
+    const unsigned bits = (in.shift % 4) * 8;  // and 16 bits more for 2-byte types
+    unsigned realigned[4];
 #pragma unroll
-    for (int i = 0; i < kVector<TA>; ++i) out[i] = to_acc(in.elements[i]);
+    for (int t = 0; t < 4; ++t) {
+      realigned[t] = __funnelshift_r(pick_word(words, t, s), pick_word(words, t + 1, s), bits);
+    }
+    word = make_uint4(realigned[0], realigned[1], realigned[2], realigned[3]);
   }
+  unpack<TA, Acc>(word, out);
 }
 
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned>
@@ -66,56 +107,66 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int tile_outputs = lanes * V;
   const index_t tile_first = static_cast<index_t>(blockIdx.x) * tile_outputs;
 
-  // Output e of the tile held by this thread: lane * V + i (aligned) or lane + i * lanes.
-  const auto local_output = [&](int i) { return kAligned ? lane * V + i : lane + i * lanes; };
 
   const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
   const index_t k_end = min(args.count, k_begin + args.split_length);
 
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
-    const TA* A = args.A + b * args.stride_a + tile_first;
+    const TA* matrix = args.A + b * args.stride_a;
+    const TA* limit = matrix + (args.count - 1) * args.lda + args.length;
+    const TA* A = matrix + tile_first + lane * V;  // this thread's first output
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
     const index_t remaining = args.length - tile_first;  // outputs from the tile's start
-    const bool full_word = kAligned && (lane + 1) * V <= remaining;
+    const index_t mine = remaining - lane * V;            // from this thread's first
 
     Acc sum[V];
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
 
-    index_t k = k_begin + group_k;
-    const index_t step = groups_k;
-    for (; k + (kAxpyUnroll - 1) * step < k_end; k += kAxpyUnroll * step) {
-      Fetched<TA> fetched[kAxpyUnroll];
-      TX xk[kAxpyUnroll];
+    // Two versions of the loop: threads whose V outputs all lie inside the vectors
+    // (all but the last lanes of the last tile) fetch with no branch at all.
+    const auto accumulate = [&](auto whole) {
+      constexpr bool kWhole = decltype(whole)::value;
+      index_t k = k_begin + group_k;
+      const index_t step = groups_k;
+      for (; k + (kAxpyUnroll - 1) * step < k_end; k += kAxpyUnroll * step) {
+        Fetched<TA> fetched[kAxpyUnroll];
+        TX xk[kAxpyUnroll];
 #pragma unroll
-      for (int u = 0; u < kAxpyUnroll; ++u) {
-        fetch_outputs<TA, kAligned>(A + (k + u * step) * args.lda, lane, lanes, remaining,
-                                    full_word, fetched[u]);
-        xk[u] = x[(k + u * step) * args.incx];
+        for (int u = 0; u < kAxpyUnroll; ++u) {
+          fetch_outputs<TA, kAligned, kWhole>(A + (k + u * step) * args.lda, mine, limit,
+                                              fetched[u]);
+          xk[u] = x[(k + u * step) * args.incx];
+        }
+#pragma unroll
+        for (int u = 0; u < kAxpyUnroll; ++u) {
+          Acc a[V];
+          convert_outputs<TA, Acc>(fetched[u], a);
+          const Acc xu = to_acc(xk[u]);
+#pragma unroll
+          for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
+        }
       }
-#pragma unroll
-      for (int u = 0; u < kAxpyUnroll; ++u) {
+      for (; k < k_end; k += step) {
+        Fetched<TA> fetched;
+        fetch_outputs<TA, kAligned, kWhole>(A + k * args.lda, mine, limit, fetched);
         Acc a[V];
-        convert_outputs<TA, Acc, kAligned>(fetched[u], full_word, a);
-        const Acc xu = to_acc(xk[u]);
+        convert_outputs<TA, Acc>(fetched, a);
+        const Acc xk = to_acc(x[k * args.incx]);
 #pragma unroll
-        for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
+        for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xk, sum[i]);
       }
-    }
-    for (; k < k_end; k += step) {
-      Fetched<TA> fetched;
-      fetch_outputs<TA, kAligned>(A + k * args.lda, lane, lanes, remaining, full_word, fetched);
-      Acc a[V];
-      convert_outputs<TA, Acc, kAligned>(fetched, full_word, a);
-      const Acc xk = to_acc(x[k * args.incx]);
-#pragma unroll
-      for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xk, sum[i]);
+    };
+    if (mine >= V) {
+      accumulate(std::true_type{});
+    } else {
+      accumulate(std::false_type{});
     }
 
     // Add the groups' sums: reduced[group][output], then one thread per output.
 #pragma unroll
-    for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + local_output(i)] = sum[i];
+    for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
     __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
     finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length, [&](int t) {
@@ -142,6 +193,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const index_t threads = static_cast<index_t>(gridDim.x) * blockDim.x;
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     const TA* A = args.A + b * args.stride_a;
+    const TA* limit = A + (args.count - 1) * args.lda + args.length;
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
     for (index_t w0 = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; w0 < words;
@@ -156,19 +208,16 @@ __global__ void __launch_bounds__(kBlockThreads)
         const TA* column = A + k * args.lda;
         const Acc xk = to_acc(x[k * args.incx]);
         Fetched<TA> fetched[kFewUnroll];
-        bool whole[kFewUnroll];
 #pragma unroll
         for (int u = 0; u < kFewUnroll; ++u) {
           const index_t first = (w0 + u * threads) * V;
-          whole[u] = kAligned && first + V <= args.length;
-          // The word's outputs, counted from `first`: fetch_outputs with lane 0.
-          fetch_outputs<TA, kAligned>(column + first, 0, 1, args.length - first, whole[u],
-                                      fetched[u]);
+          fetch_outputs<TA, kAligned, false>(column + first, args.length - first, limit,
+                                             fetched[u]);
         }
 #pragma unroll
         for (int u = 0; u < kFewUnroll; ++u) {
           Acc a[V];
-          convert_outputs<TA, Acc, kAligned>(fetched[u], whole[u], a);
+          convert_outputs<TA, Acc>(fetched[u], a);
 #pragma unroll
           for (int i = 0; i < V; ++i) sum[u][i] = fma(a[i], xk, sum[u][i]);
         }

@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fastmv/half.hpp"
 #include "fastmv/types.hpp"

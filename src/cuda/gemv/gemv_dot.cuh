@@ -17,13 +17,12 @@
 
 namespace fastmv::gemv_cuda {
 
-// Words per row in flight per thread: 4 rows x 2, or 1 row x 4.
-template <int kRows>
-constexpr int kDotUnroll = kRows == 1 ? 4 : 2;
 constexpr index_t kStagedMaxLength = 32;
 constexpr int kStagedTileBytes = 16384;
 
-template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, bool kAligned>
+// kUnroll: words per row in flight per thread before the first multiply.
+template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
+          bool kAligned>
 __global__ void __launch_bounds__(kBlockThreads)
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
@@ -98,16 +97,16 @@ __global__ void __launch_bounds__(kBlockThreads)
 
     const index_t step = static_cast<index_t>(groups_k) * kLanes * V;
     index_t c = vector_begin + (static_cast<index_t>(group_k) * kLanes + lane) * V;
-    // Main loop: kDotUnroll<kRows> words per row in flight before the first multiply.
-    for (; c + (kDotUnroll<kRows> - 1) * step < vector_end; c += kDotUnroll<kRows> * step) {
-      uint4 a[kDotUnroll<kRows>][kRows];
+    // Main loop: kUnroll words per row in flight before the first multiply.
+    for (; c + (kUnroll - 1) * step < vector_end; c += kUnroll * step) {
+      uint4 a[kUnroll][kRows];
 #pragma unroll
-      for (int u = 0; u < kDotUnroll<kRows>; ++u) {
+      for (int u = 0; u < kUnroll; ++u) {
 #pragma unroll
         for (int r = 0; r < kRows; ++r) a[u][r] = load_stream(row[r] + c + u * step);
       }
 #pragma unroll
-      for (int u = 0; u < kDotUnroll<kRows>; ++u) {
+      for (int u = 0; u < kUnroll; ++u) {
         Acc xv[V];
         load_x(c + u * step, xv);
 #pragma unroll

@@ -1,0 +1,350 @@
+// What only the Cuda backend has: contexts with a device and a stream, device and
+// pinned memory (fastmv/cuda.hpp), the rejection of host pointers, and the
+// ordering of asynchronous calls. Built into gemv_test_cuda only.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/precision.hpp"
+#include "common/test_environment.hpp"
+#include "fastmv/cuda.hpp"
+#include "gemv/gemv_harness.hpp"
+
+namespace fastmv_test {
+namespace {
+
+using fastmv::Backend;
+using fastmv::cuda::DeviceBuffer;
+using fastmv::cuda::PinnedBuffer;
+
+static_assert(kBackend == Backend::Cuda, "gemv_cuda_test.cpp is built into gemv_test_cuda only");
+
+std::string address(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", pointer);
+  return text;
+}
+
+template <typename T>
+bool same_contents(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <typename T>
+std::vector<T> to_host(const fastmv::Context& context, const DeviceBuffer<T>& device) {
+  std::vector<T> host(static_cast<std::size_t>(device.size()));
+  fastmv::cuda::copy(context, host.data(), device.data(), device.size());
+  return host;
+}
+
+template <typename T>
+DeviceBuffer<T> to_device(const fastmv::Context& context, const std::vector<T>& host) {
+  DeviceBuffer<T> device(context, static_cast<index_t>(host.size()));
+  fastmv::cuda::copy(context, device.data(), host.data(), device.size());
+  return device;
+}
+
+template <typename T>
+std::vector<T> random_vector(Random& random, index_t length) {
+  std::vector<T> values(static_cast<std::size_t>(length));
+  for (T& value : values) value = random.uniform_nonzero<T>();
+  return values;
+}
+
+// `call` must throw fastmv::InvalidArgument from `function` naming `argument` with
+// `value`.
+template <typename Call>
+void expect_invalid_argument(Call&& call, const std::string& function, const std::string& argument,
+                             const std::string& value) {
+  SCOPED_TRACE("expecting InvalidArgument for " + argument + " = " + value);
+  try {
+    call();
+    ADD_FAILURE() << "no exception thrown";
+  } catch (const fastmv::InvalidArgument& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(error.function(), function) << message;
+    EXPECT_EQ(error.argument(), argument) << message;
+    EXPECT_EQ(error.value(), value) << message;
+    EXPECT_NE(message.find(argument), std::string::npos) << message;
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "wrong exception type: " << error.what();
+  }
+}
+
+class CudaContextTest : public BackendTest {};
+
+TEST_F(CudaContextTest, ReportsDeviceAndStream) {
+  EXPECT_TRUE(fastmv::cuda_built());
+  EXPECT_GE(fastmv::cuda_device_count(), 1);
+  const fastmv::Context context(Backend::Cuda);
+  EXPECT_EQ(context.backend(), Backend::Cuda);
+  EXPECT_GE(context.cuda_device(), 0);
+  EXPECT_LT(context.cuda_device(), fastmv::cuda_device_count());
+  EXPECT_NE(context.cuda_stream(), nullptr);
+  EXPECT_NO_THROW(context.synchronize());
+
+  const fastmv::Context copy = context;  // NOLINT(performance-unnecessary-copy-initialization)
+  EXPECT_EQ(copy.cuda_stream(), context.cuda_stream()) << "copies share the stream";
+  const fastmv::Context same_device(Backend::Cuda, 0, context.cuda_device());
+  EXPECT_EQ(same_device.cuda_device(), context.cuda_device());
+  EXPECT_NE(same_device.cuda_stream(), context.cuda_stream()) << "every context has its own stream";
+
+  EXPECT_EQ(fastmv::Context(Backend::Auto).backend(), Backend::Cuda)
+      << "Auto resolves to Cuda when a device is present";
+  const fastmv::Context cpu(Backend::Cpu);
+  EXPECT_EQ(cpu.cuda_device(), -1);
+  EXPECT_EQ(cpu.cuda_stream(), nullptr);
+  EXPECT_NO_THROW(cpu.synchronize());
+}
+
+TEST_F(CudaContextTest, NonexistentDeviceRejected) {
+  for (const int device : {999, fastmv::cuda_device_count(), -2}) {
+    expect_invalid_argument([&] { fastmv::Context context(Backend::Cuda, 0, device); },
+                            "fastmv::Context", "cuda_device", std::to_string(device));
+  }
+}
+
+// Host memory, pageable (std::vector) or pinned (PinnedBuffer), passed for A, x or
+// y: InvalidArgument naming the argument, before any work (y unchanged on the
+// device and on the host).
+TEST_F(CudaContextTest, HostPointersRejected) {
+  const fastmv::Context context(Backend::Cuda);
+  constexpr index_t m = 33, n = 17;
+  const std::vector<float> A_values = random_vector<float>(random(), m * n);
+  const std::vector<float> x_values = random_vector<float>(random(), n);
+  const std::vector<float> y_values = random_vector<float>(random(), m);
+  const DeviceBuffer<float> A = to_device(context, A_values);
+  const DeviceBuffer<float> x = to_device(context, x_values);
+  DeviceBuffer<float> y = to_device(context, y_values);
+
+  std::vector<float> pageable_A = A_values, pageable_x = x_values, pageable_y = y_values;
+  PinnedBuffer<float> pinned_A(m * n), pinned_x(n), pinned_y(m);
+  std::copy(A_values.begin(), A_values.end(), pinned_A.data());
+  std::copy(x_values.begin(), x_values.end(), pinned_x.data());
+  std::copy(y_values.begin(), y_values.end(), pinned_y.data());
+
+  struct HostMemory {
+    const char* kind;
+    const float* A;
+    const float* x;
+    float* y;
+  };
+  for (const HostMemory host :
+       {HostMemory{"pageable", pageable_A.data(), pageable_x.data(), pageable_y.data()},
+        HostMemory{"pinned", pinned_A.data(), pinned_x.data(), pinned_y.data()}}) {
+    SCOPED_TRACE(std::string(host.kind) + " host memory");
+    const auto expect_rejected = [&](const char* argument, const float* A_pointer,
+                                     const float* x_pointer, float* y_pointer,
+                                     const void* host_pointer) {
+      expect_invalid_argument(
+          [&] {
+            fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, m, n, -0.7f, A_pointer, n,
+                         x_pointer, 1, 0.5f, y_pointer, 1);
+          },
+          "fastmv::gemv", argument, address(host_pointer));
+      expect_invalid_argument(
+          [&] {
+            fastmv::gemv_strided_batched(context, Layout::RowMajor, Op::NoTrans, m, n, -0.7f,
+                                         A_pointer, n, 0, x_pointer, 1, 0, 0.5f, y_pointer, 1, m,
+                                         1);
+          },
+          "fastmv::gemv_strided_batched", argument, address(host_pointer));
+      EXPECT_TRUE(same_contents(to_host(context, y), y_values)) << "device y modified";
+    };
+    expect_rejected("A", host.A, x.data(), y.data(), host.A);
+    expect_rejected("x", A.data(), host.x, y.data(), host.x);
+    expect_rejected("y", A.data(), x.data(), host.y, host.y);
+    EXPECT_TRUE(std::memcmp(host.y, y_values.data(), y_values.size() * sizeof(float)) == 0)
+        << "host y modified";
+  }
+
+  // A mixed-precision overload, with the host pointer for the 16-bit A.
+  const std::vector<fastmv::half> half_values = random_vector<fastmv::half>(random(), m * n);
+  expect_invalid_argument(
+      [&] {
+        fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, m, n, 1.0f, half_values.data(), n,
+                     x.data(), 1, 0.0f, y.data(), 1);
+      },
+      "fastmv::gemv", "A", address(half_values.data()));
+}
+
+// Compares a device result with the Reference backend's on the same inputs.
+void expect_matches_reference(const std::vector<float>& got, const std::vector<float>& A,
+                              Layout layout, Op op, index_t m, index_t n,
+                              const std::vector<float>& x, const std::string& what) {
+  SCOPED_TRACE(what);
+  const index_t y_len = y_length(op, m, n), x_len = x_length(op, m, n);
+  const index_t lda = min_lda(layout, m, n);
+  std::vector<float> want(static_cast<std::size_t>(y_len));
+  fastmv::gemv(fastmv::Context(Backend::Reference), layout, op, m, n, 1.0f, A.data(), lda, x.data(),
+               1, 0.0f, want.data(), 1);
+  ASSERT_EQ(got.size(), want.size());
+  int bad = 0;
+  for (index_t i = 0; i < y_len; ++i) {
+    double magnitude = 0;
+    for (index_t j = 0; j < x_len; ++j) {
+      const index_t row = op == Op::NoTrans ? i : j, col = op == Op::NoTrans ? j : i;
+      const float a = A[static_cast<std::size_t>(layout == Layout::RowMajor ? row * lda + col
+                                                                            : col * lda + row)];
+      magnitude += std::fabs(double(a)) * std::fabs(double(x[static_cast<std::size_t>(j)]));
+    }
+    const std::size_t k = static_cast<std::size_t>(i);
+    const double tolerance = gemv_tolerance<float, float>(x_len, magnitude, want[k]);
+    if (std::fabs(double(got[k]) - double(want[k])) <= tolerance) continue;
+    if (++bad <= 5) {
+      ADD_FAILURE() << "y[" << i << "] = " << got[k] << ", want " << want[k] << " (tolerance "
+                    << tolerance << ")";
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// Calls are queued on the context's stream: a chain of calls, each reading the
+// previous one's output, is ordered without any synchronisation by the caller;
+// synchronize() waits for all of them (a copy on another context's stream then sees
+// the results); a copy to host on the same context waits by itself.
+TEST_F(CudaContextTest, AsynchronousCallsAreOrderedAndSynchronized) {
+  const fastmv::Context context(Backend::Cuda);
+  const index_t size = quick_mode() ? 512 : 4096;
+  const std::vector<float> A_values = random_vector<float>(random(), size * size);
+  const std::vector<float> x_values = random_vector<float>(random(), size);
+  const DeviceBuffer<float> A = to_device(context, A_values);
+  const DeviceBuffer<float> x = to_device(context, x_values);
+  const std::vector<float> poison(static_cast<std::size_t>(size), quiet_nan<float>());
+  DeviceBuffer<float> y1 = to_device(context, poison), y2 = to_device(context, poison),
+                      y3 = to_device(context, poison);
+  // y1 = A x, y2 = A^T y1, y3 = A y2 (scaled to stay near 1), all queued at once.
+  const float scale = 1.0f / std::sqrt(float(size));
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, size, size, 1.0f, A.data(), size, x.data(),
+               1, 0.0f, y1.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::Trans, size, size, scale, A.data(), size, y1.data(),
+               1, 0.0f, y2.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, size, size, scale, A.data(), size, y2.data(),
+               1, 0.0f, y3.data(), 1);
+  context.synchronize();
+  const fastmv::Context other(Backend::Cuda, 0, context.cuda_device());
+  const std::vector<float> got1 = to_host(other, y1), got2 = to_host(other, y2),
+                           got3 = to_host(other, y3);
+  expect_matches_reference(got1, A_values, Layout::RowMajor, Op::NoTrans, size, size, x_values,
+                           "y1 = A x");
+  std::vector<float> scaled1 = got1, scaled2 = got2;
+  for (float& value : scaled1) value *= scale;
+  for (float& value : scaled2) value *= scale;
+  // alpha = scale is applied to the sum; the reference applies it to x: the same up
+  // to one rounding, inside the tolerance.
+  expect_matches_reference(got2, A_values, Layout::RowMajor, Op::Trans, size, size, scaled1,
+                           "y2 = scale * A^T y1");
+  expect_matches_reference(got3, A_values, Layout::RowMajor, Op::NoTrans, size, size, scaled2,
+                           "y3 = scale * A y2");
+
+  // Queue again over y1 and copy on the same context without synchronize().
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, size, size, -1.0f, A.data(), size, x.data(),
+               1, 0.0f, y1.data(), 1);
+  std::vector<float> negated = to_host(context, y1);
+  for (float& value : negated) value = -value;
+  expect_matches_reference(negated, A_values, Layout::RowMajor, Op::NoTrans, size, size, x_values,
+                           "-y1 after a copy to host without synchronize()");
+}
+
+TEST_F(CudaContextTest, DeviceBufferMoves) {
+  const fastmv::Context context(Backend::Cuda);
+  const DeviceBuffer<float> empty;
+  EXPECT_EQ(empty.data(), nullptr);
+  EXPECT_EQ(empty.size(), 0);
+  EXPECT_EQ(empty.device(), -1);
+
+  const std::vector<float> values = random_vector<float>(random(), 1000);
+  DeviceBuffer<float> a = to_device(context, values);
+  float* const memory = a.data();
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(a.size(), 1000);
+  EXPECT_EQ(a.device(), context.cuda_device());
+
+  DeviceBuffer<float> b(std::move(a));
+  EXPECT_EQ(b.data(), memory);
+  EXPECT_EQ(b.size(), 1000);
+  EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(a.size(), 0);
+
+  DeviceBuffer<float> c(context, 10);
+  c = std::move(b);  // c's 10 elements are freed
+  EXPECT_EQ(c.data(), memory);
+  EXPECT_EQ(c.size(), 1000);
+  EXPECT_EQ(b.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+  EXPECT_TRUE(same_contents(to_host(context, c), values)) << "contents lost in the moves";
+
+  c = DeviceBuffer<float>();  // frees the memory
+  EXPECT_EQ(c.data(), nullptr);
+  EXPECT_EQ(DeviceBuffer<float>(context, 0).size(), 0);
+  expect_invalid_argument([&] { DeviceBuffer<float> bad(context, -1); },
+                          "fastmv::cuda::DeviceBuffer", "count", "-1");
+}
+
+TEST_F(CudaContextTest, PinnedBufferMoves) {
+  PinnedBuffer<double> a(100);
+  ASSERT_NE(a.data(), nullptr);
+  EXPECT_EQ(a.size(), 100);
+  for (index_t i = 0; i < 100; ++i) a[i] = double(i) / 3;
+  const double* const memory = a.data();
+  PinnedBuffer<double> b(std::move(a));
+  EXPECT_EQ(b.data(), memory);
+  EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.size(), 0);
+  PinnedBuffer<double> c(7);
+  c = std::move(b);
+  EXPECT_EQ(c.data(), memory);
+  EXPECT_EQ(c.size(), 100);
+  EXPECT_EQ(b.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+  for (index_t i = 0; i < 100; ++i) EXPECT_EQ(c[i], double(i) / 3);
+  EXPECT_EQ(PinnedBuffer<float>(0).size(), 0);
+  expect_invalid_argument([] { PinnedBuffer<float> bad(-3); }, "fastmv::cuda::PinnedBuffer",
+                          "count", "-3");
+}
+
+// host -> device -> device -> pinned -> host is bitwise the original (NaN payloads
+// included), also into the middle of a buffer and for 16-bit types.
+TEST_F(CudaContextTest, CopyRoundTrips) {
+  const fastmv::Context context(Backend::Cuda);
+  std::vector<float> values = random_vector<float>(random(), 4097);
+  values[5] = sentinel<float>();
+  values[6] = -0.0f;
+  DeviceBuffer<float> first(context, 4097), second(context, 5000);
+  fastmv::cuda::copy(context, first.data(), values.data(), 4097);
+  fastmv::cuda::copy(context, second.data() + 3, first.data(), 4097);  // device -> device
+  PinnedBuffer<float> pinned(4097);
+  fastmv::cuda::copy(context, pinned.data(), second.data() + 3, 4097);
+  std::vector<float> back(4097);
+  fastmv::cuda::copy(context, back.data(), pinned.data(), 4097);  // host -> host
+  EXPECT_TRUE(same_contents(back, values));
+
+  const std::vector<fastmv::bfloat16> narrow = random_vector<fastmv::bfloat16>(random(), 999);
+  EXPECT_TRUE(same_contents(to_host(context, to_device(context, narrow)), narrow));
+
+  // Nothing to copy: no pointer is used.
+  EXPECT_NO_THROW(fastmv::cuda::copy<float>(context, nullptr, nullptr, 0));
+  expect_invalid_argument([&] { fastmv::cuda::copy(context, back.data(), first.data(), -1); },
+                          "fastmv::cuda::copy", "count", "-1");
+  expect_invalid_argument([&] { fastmv::cuda::copy<float>(context, nullptr, first.data(), 4); },
+                          "fastmv::cuda::copy", "destination", "nullptr");
+  expect_invalid_argument([&] { fastmv::cuda::copy<float>(context, first.data(), nullptr, 4); },
+                          "fastmv::cuda::copy", "source", "nullptr");
+}
+
+// Device memory and copies need a Cuda context (this runs on any machine).
+TEST(CudaMemoryTest, NeedsACudaContext) {
+  const fastmv::Context cpu(Backend::Cpu);
+  std::vector<float> source(8, 1.0f), destination(8, 0.0f);
+  EXPECT_THROW(fastmv::cuda::copy(cpu, destination.data(), source.data(), 8),
+               fastmv::BackendUnavailable);
+  EXPECT_THROW(DeviceBuffer<float>(cpu, 8), fastmv::BackendUnavailable);
+  EXPECT_EQ(destination, std::vector<float>(8, 0.0f));
+}
+
+}  // namespace
+}  // namespace fastmv_test

@@ -1,0 +1,309 @@
+// Mixed-precision GEMV: A in fastmv::half or fastmv::bfloat16, x and y in float or
+// in A's type, float alpha, beta and accumulation. Against the oracle of
+// gemv_harness.hpp (the Reference backend on exactly the same 16-bit inputs), with
+// the tolerance derived there from the accumulation (float) and the output
+// precision; and exactly, for integer-valued operands, where every partial sum is
+// exact in float and y is rounded once.
+//
+// The Reference and Cpu backends run these overloads through the same reference
+// loops and get modest sizes; the Cuda backend, which has tuned kernels for them,
+// also gets the shapes its kernels split differently (large squares, 100003-long
+// vectors), except under FASTMV_TEST_QUICK.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "common/precision.hpp"
+#include "common/test_environment.hpp"
+#include "gemv/gemv_harness.hpp"
+
+namespace fastmv_test {
+namespace {
+
+constexpr bool kTunedBackend = kBackend == fastmv::Backend::Cuda;
+
+// The problems a test may make as large as the backend deserves.
+bool full_size() { return kTunedBackend && !quick_mode(); }
+
+// 1, 2, around 8 (16-byte vectors of 16-bit elements), around 16 and 32, primes,
+// around 256.
+std::vector<index_t> cross_sizes() {
+  if (quick_mode()) return {1, 7, 8, 9, 16, 17, 33, 257};
+  return {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 127, 255, 256, 257};
+}
+
+const std::vector<index_t> kIncrements = {1, 2, -1, -3};
+
+index_t round_up(index_t value, index_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+// The arguments that vary between calls on the same operands.
+struct Call {
+  float alpha, beta;
+  index_t incx, incy;
+};
+
+template <typename P>
+class GemvMixedPrecisionTest : public BackendTest {
+ protected:
+  using TA = typename P::TA;
+  using TX = typename P::TX;
+  using TY = typename P::TY;
+  using Operands = GemvOperands<TA, TX>;
+
+  // Random operands of one shape, checked with a fresh y for each call.
+  bool check_shape(Layout layout, Op op, index_t m, index_t n, index_t lda, std::size_t misalign,
+                   const std::vector<Call>& calls) {
+    Operands operands(layout, op, m, n, lda, misalign);
+    operands.fill_random(this->random());
+    for (const Call& call : calls) {
+      const std::vector<TY> y = initial_y<TY>(this->random(), operands.y_size(), call.beta);
+      if (!check_gemv(operands, call.alpha, call.beta, call.incx, call.incy, y,
+                      thread_counts(false))) {
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+struct PrecisionNames {
+  template <typename P>
+  static std::string GetName(int) {
+    return std::string(type_name<typename P::TA>()) + "_" + type_name<typename P::TX>();
+  }
+};
+
+using MixedPrecisions =
+    ::testing::Types<Precision<fastmv::half, float>, Precision<fastmv::half, fastmv::half>,
+                     Precision<fastmv::bfloat16, float>,
+                     Precision<fastmv::bfloat16, fastmv::bfloat16>>;
+TYPED_TEST_SUITE(GemvMixedPrecisionTest, MixedPrecisions, PrecisionNames);
+
+// Every m x n of cross_sizes() for each layout x op, lda = min + 5 (NaN padding),
+// operands one element (2 bytes) off alignment: alpha = -0.7 with beta = 0.5, and
+// beta = 0 with NaN in y.
+TYPED_TEST(GemvMixedPrecisionTest, ShapeCross) {
+  const std::vector<index_t> sizes = cross_sizes();
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : sizes) {
+        for (const index_t n : sizes) {
+          if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + 5, 1,
+                                 {{-0.7f, 0.5f, 1, 1}, {-0.7f, 0.0f, 1, 1}})) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// 16-byte-aligned operands with lda a multiple of 8 elements (16 bytes), the
+// layout the fastest paths need, on sizes that are and are not multiples of 8.
+TYPED_TEST(GemvMixedPrecisionTest, AlignedOperands) {
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : {7, 8, 64, 264}) {
+        for (const index_t n : {9, 16, 128, 264}) {
+          const index_t lda = round_up(min_lda(layout, m, n), 8);
+          if (!this->check_shape(layout, op, m, n, lda, 0,
+                                 {{1.0f, 1.0f, 1, 1}, {-0.7f, 0.0f, 1, 1}, {-0.7f, 0.5f, -3, 2}})) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Increments {1, 2, -1, -3} for x and y with alpha = beta = -0.7, and alpha, beta in
+// {0, 1, -0.7} (alpha = 0: A and x unread; alpha = 0, beta = 1: y bit-identical;
+// beta = 0: NaN in y ignored) with increments (1, 1) and (-3, 2), lda in
+// {min, min + 5}.
+TYPED_TEST(GemvMixedPrecisionTest, IncrementsAndScalars) {
+  std::vector<Call> calls;
+  for (const index_t incx : kIncrements) {
+    for (const index_t incy : kIncrements) calls.push_back({-0.7f, -0.7f, incx, incy});
+  }
+  for (const float alpha : {0.0f, 1.0f, -0.7f}) {
+    for (const float beta : {0.0f, 1.0f, -0.7f}) {
+      calls.push_back({alpha, beta, 1, 1});
+      calls.push_back({alpha, beta, -3, 2});
+    }
+  }
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : {1, 17, 33}) {
+        for (const index_t n : {1, 17, 33}) {
+          for (const index_t lda_extra : {0, 5}) {
+            if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + lda_extra, 1, calls)) {
+              return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Tall-skinny (n = 1, n = 3) and short-wide (m = 1, m = 3), the long side 100003 on
+// the Cuda backend (4099 elsewhere), misaligned and aligned.
+TYPED_TEST(GemvMixedPrecisionTest, TallSkinnyAndShortWide) {
+  const index_t long_side = full_size() ? 100003 : 4099;
+  struct Shape {
+    index_t m, n;
+  };
+  for (const Shape shape :
+       {Shape{long_side, 1}, Shape{1, long_side}, Shape{long_side, 3}, Shape{3, long_side}}) {
+    for (const Layout layout : kLayouts) {
+      for (const Op op : kOps) {
+        for (const std::size_t misalign : {0, 1}) {
+          if (!this->check_shape(layout, op, shape.m, shape.n,
+                                 min_lda(layout, shape.m, shape.n) + 5 * index_t(misalign),
+                                 misalign, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, -3, 2}})) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Shapes drawn at random (log-uniform up to 5000 on the Cuda backend, 300
+// elsewhere) with random layout, op, padding, alignment, increments and scalars:
+// the sizes no list thought of. The seed in the failure message reproduces a draw.
+TYPED_TEST(GemvMixedPrecisionTest, RandomShapes) {
+  Random& random = this->random();
+  const int draws = quick_mode() ? 20 : 100;
+  const double largest = full_size() ? 5000 : 300;
+  // An integer in [1, bound].
+  const auto uniform = [&](int bound) { return std::abs(random.nonzero_integer(bound)); };
+  const auto log_uniform = [&] {
+    const double fraction = (uniform(1 << 20) - 1) / double(1 << 20);
+    return static_cast<index_t>(std::pow(largest, fraction));
+  };
+  for (int draw = 0; draw < draws; ++draw) {
+    const Layout layout = kLayouts[uniform(2) - 1];
+    const Op op = kOps[uniform(2) - 1];
+    const index_t m = log_uniform(), n = log_uniform();
+    const index_t lda = min_lda(layout, m, n) + uniform(10) - 1;
+    const std::size_t misalign = static_cast<std::size_t>(uniform(2) - 1);
+    const float alphas[] = {-0.7f, 0.5f, 1.0f};
+    const float betas[] = {0.0f, 0.5f, 1.0f};
+    const Call call{alphas[uniform(3) - 1], betas[uniform(3) - 1],
+                    kIncrements[std::size_t(uniform(4) - 1)],
+                    kIncrements[std::size_t(uniform(4) - 1)]};
+    if (!this->check_shape(layout, op, m, n, lda, misalign, {call})) return;
+  }
+}
+
+// Squares and rectangles large enough for the Cuda kernels to split the reduction
+// among blocks (one 1000 x 1000 elsewhere).
+TYPED_TEST(GemvMixedPrecisionTest, LargeShapes) {
+  struct Shape {
+    index_t m, n;
+    std::size_t misalign;
+  };
+  std::vector<Shape> shapes = {{1000, 1000, 1}};
+  if (full_size()) {
+    shapes.insert(
+        shapes.end(),
+        {{4096, 4096, 0}, {4099, 4099, 1}, {8192, 1024, 0}, {1024, 8192, 0}, {65537, 2, 1}});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      for (const Op op : kOps) {
+        if (!this->check_shape(layout, op, shape.m, shape.n, min_lda(layout, shape.m, shape.n),
+                               shape.misalign, {{-0.7f, 0.5f, 1, 1}})) {
+          return;
+        }
+      }
+    }
+  }
+}
+
+// Integer-valued A and x in [-4, 4] \ {0}: every product is exact, and every
+// partial sum (at most 16 * 4099 in magnitude, far below 2^24) is exact in float in
+// any order, so y = 2 * op(A) x - y is the exact integer rounded once to y's type,
+// whatever the kernel's summation order.
+TYPED_TEST(GemvMixedPrecisionTest, IntegerValuedProductsAreExact) {
+  using TA = typename TestFixture::TA;
+  using TX = typename TestFixture::TX;
+  using TY = typename TestFixture::TY;
+  std::vector<index_t> sizes = {1, 7, 8, 9, 16, 17, 33, 257};
+  if (full_size()) sizes.insert(sizes.end(), {1000, 4099});
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      for (const index_t m : sizes) {
+        for (const index_t n : sizes) {
+          typename TestFixture::Operands operands(layout, op, m, n, min_lda(layout, m, n) + 3, 1);
+          for (index_t i = 0; i < m; ++i) {
+            for (index_t j = 0; j < n; ++j) {
+              operands.A()(i, j) = TA(float(this->random().nonzero_integer(4)));
+            }
+          }
+          for (TX& value : operands.x_values())
+            value = TX(float(this->random().nonzero_integer(4)));
+          std::vector<TY> y(static_cast<std::size_t>(operands.y_size()));
+          for (TY& value : y) value = from_double<TY>(this->random().nonzero_integer(8));
+          std::vector<double> want(y.size());
+          for (index_t i = 0; i < operands.y_size(); ++i) {
+            std::int64_t sum = 0;
+            for (index_t j = 0; j < operands.x_size(); ++j) {
+              sum += static_cast<std::int64_t>(to_double(operands.op_a(i, j))) *
+                     static_cast<std::int64_t>(to_double(operands.x_values()[std::size_t(j)]));
+            }
+            const std::size_t k = static_cast<std::size_t>(i);
+            want[k] = to_double(from_double<TY>(double(2 * sum) - to_double(y[k])));
+          }
+          if (!check_gemv(operands, 2.0f, -1.0f, 1, 1, y, thread_counts(false), &want) ||
+              !check_gemv(operands, 2.0f, -1.0f, -2, 3, y, thread_counts(false), &want)) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// alpha = 0: A and x are not read, so NaN and Inf in them never reach y, which
+// becomes beta * y rounded once to y's type (zeros for beta = 0, even where y held
+// NaN).
+TYPED_TEST(GemvMixedPrecisionTest, NanAndInfInAAndXIgnoredWhenAlphaIsZero) {
+  using TA = typename TestFixture::TA;
+  using TX = typename TestFixture::TX;
+  using TY = typename TestFixture::TY;
+  const TA a_specials[] = {quiet_nan<TA>(), infinity<TA>()};
+  const TX x_specials[] = {quiet_nan<TX>(), infinity<TX>()};
+  for (const Layout layout : kLayouts) {
+    for (const Op op : kOps) {
+      typename TestFixture::Operands operands(layout, op, 17, 33, min_lda(layout, 17, 33) + 5, 1);
+      for (index_t i = 0; i < 17; ++i) {
+        for (index_t j = 0; j < 33; ++j) operands.A()(i, j) = a_specials[(i + j) % 2];
+      }
+      for (std::size_t j = 0; j < operands.x_values().size(); ++j) {
+        operands.x_values()[j] = x_specials[j % 2];
+      }
+      for (const float beta : {0.0f, -0.7f}) {
+        const std::vector<TY> y = initial_y<TY>(this->random(), operands.y_size(), beta);
+        std::vector<double> want;
+        // beta * y is exact in double (24 x 11 or 24 x 8 significant bits) and then
+        // rounded to float and to TY like the float computation of the library.
+        for (const TY value : y) {
+          want.push_back(
+              beta == 0.0f ? 0.0 : to_double(from_double<TY>(double(beta) * to_double(value))));
+        }
+        if (!check_gemv(operands, 0.0f, beta, 2, -3, y, {0}, &want)) return;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fastmv_test
