@@ -25,8 +25,9 @@ struct GemvPolicy {
   // slower than 1 row with 4 words in flight at every size tried (8192^2 fp32: 2612
   // against 2983 GB/s): one warp streaming one row keeps DRAM pages open longer.
   index_t dot_rows = 1;
-  // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or 8).
-  index_t dot_unroll = 4;
+  // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
+  // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
+  index_t dot_unroll = 0;
   // Dot form, unaligned rows: make kVector<TX> shifted copies of x (one extra launch)
   // so that x is read in 16-byte words too, once A has at least this many bytes.
   index_t dot_shifted_copies_min_bytes = index_t(8) << 20;
@@ -38,7 +39,11 @@ struct GemvPolicy {
   index_t staged_max_lda_over_length = 2;
 
   // Axpy form: each thread group handles at least this many stored vectors per split.
-  index_t axpy_min_vectors_per_group = 8;
+  index_t axpy_min_vectors_per_group = 16;
+  // ... and for matrices under axpy_small_matrix_bytes, which take a few microseconds
+  // and are latency-bound: more, shorter groups.
+  index_t axpy_small_matrix_bytes = index_t(8) << 20;
+  index_t axpy_small_min_vectors_per_group = 4;
   // Axpy form: lanes along a long stored vector (32: a warp reads 512 bytes of each
   // column; more lanes read longer contiguous pieces with fewer groups per block).
   index_t axpy_lanes = 32;

@@ -94,6 +94,12 @@ fastmv::detail::CudaState& state_of(const Context& context, const char* function
 
 void require_device_pointer(fastmv::detail::CudaState& state, const char* function, const char* argument,
                             const void* pointer) {
+  {
+    std::lock_guard<std::mutex> lock(state.verified_mutex);
+    for (const void* known : state.verified) {
+      if (known == pointer && pointer != nullptr) return;
+    }
+  }
   cudaPointerAttributes attributes{};
   const cudaError_t status = cudaPointerGetAttributes(&attributes, pointer);
   if (status != cudaSuccess) {
@@ -117,6 +123,8 @@ void require_device_pointer(fastmv::detail::CudaState& state, const char* functi
                           "is memory of device " + std::to_string(attributes.device) +
                               ", but the context runs on device " + std::to_string(state.device));
   }
+  std::lock_guard<std::mutex> lock(state.verified_mutex);
+  state.verified[state.next_verified++ % state.verified.size()] = pointer;
 }
 
 }  // namespace cuda

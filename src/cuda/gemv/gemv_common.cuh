@@ -204,7 +204,8 @@ __device__ __forceinline__ void finish_tile(const Args& args, TY* y, index_t bat
   if (!last) return;
   __threadfence();
   // Each output's splits are shared by `team` lanes of one warp (more when the tile
-  // has few outputs); each lane keeps 4 loads in flight, then the team adds up by
+  // has few outputs); each lane keeps 16 loads in flight (this tail runs on one block
+  // per tile while the GPU idles, so its latency counts), then the team adds up by
   // shuffles. The order of additions is fixed, so the result is deterministic.
   const Acc* all = args.partials + batch_index * args.splits * total_outputs + first;
   int team = 1;
@@ -217,14 +218,25 @@ __device__ __forceinline__ void finish_tile(const Args& args, TY* y, index_t bat
     Acc sum = 0;
     if (t < outputs) {
       int s = member;
-      for (; s + 3 * team < args.splits; s += 4 * team) {
-        Acc v[4];
+      constexpr int kInFlight = 16;
+      for (; s + (kInFlight - 1) * team < args.splits; s += kInFlight * team) {
+        Acc v[kInFlight];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) v[u] = __ldcg(all + static_cast<index_t>(s + u * team) * total_outputs + t);
+        for (int u = 0; u < kInFlight; ++u) {
+          v[u] = __ldcg(all + static_cast<index_t>(s + u * team) * total_outputs + t);
+        }
 #pragma unroll
-        for (int u = 0; u < 4; ++u) sum += v[u];
+        for (int u = 0; u < kInFlight; ++u) sum += v[u];
       }
-      for (; s < args.splits; s += team) sum += __ldcg(all + static_cast<index_t>(s) * total_outputs + t);
+      // The rest, fewer than kInFlight per lane: loaded together as well.
+      Acc rest[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int split = s + u * team;
+        rest[u] = split < args.splits ? __ldcg(all + static_cast<index_t>(split) * total_outputs + t) : Acc(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) sum += rest[u];
     }
     for (int offset = team / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
     if (t < outputs && member == 0) store_output(y, first + t, args.incy, args.alpha, args.beta, sum);

@@ -95,40 +95,54 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
     };
 
+    // Each thread takes the words lane_offset + j * step of [vector_begin, vector_end),
+    // kUnroll at a time. Rows start at different chunks and wrap around, so that rows
+    // streamed side by side are not all at the same column: with a leading dimension
+    // that is a multiple of the DRAM channel interleave they would all read one
+    // channel. (A guard; the slow points first blamed on this, 2824^2 and 1793^2 fp32,
+    // were slow for cuBLAS in the same run too, and did not repeat.)
     const index_t step = static_cast<index_t>(groups_k) * kLanes * V;
-    index_t c = vector_begin + (static_cast<index_t>(group_k) * kLanes + lane) * V;
-    // Main loop: kUnroll words per row in flight before the first multiply.
-    for (; c + (kUnroll - 1) * step < vector_end; c += kUnroll * step) {
-      uint4 a[kUnroll][kRows];
+    const index_t lane_offset = (static_cast<index_t>(group_k) * kLanes + lane) * V;
+    const index_t chunk = kUnroll * step;
+    const index_t chunks = (vector_end - vector_begin) / chunk;
+    const index_t rotation = chunks > 1 ? (first_row + group_r * kRows) % chunks : 0;
+    const index_t pivot = vector_begin + rotation * chunk;
+    const auto stream = [&](index_t from, index_t to) {
+      index_t c = from + lane_offset;
+      for (; c + (kUnroll - 1) * step < to; c += chunk) {
+        uint4 a[kUnroll][kRows];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
+        for (int u = 0; u < kUnroll; ++u) {
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) a[u][r] = load_stream(row[r] + c + u * step);
+          for (int r = 0; r < kRows; ++r) a[u][r] = load_stream(row[r] + c + u * step);
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          Acc xv[V];
+          load_x(c + u * step, xv);
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) {
+            Acc av[V];
+            unpack<TA, Acc>(a[u][r], av);
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
+          }
+        }
       }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
+      for (; c < to; c += step) {
         Acc xv[V];
-        load_x(c + u * step, xv);
+        load_x(c, xv);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
           Acc av[V];
-          unpack<TA, Acc>(a[u][r], av);
+          unpack<TA, Acc>(load_stream(row[r] + c), av);
 #pragma unroll
           for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
         }
       }
-    }
-    for (; c < vector_end; c += step) {
-      Acc xv[V];
-      load_x(c, xv);
-#pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        Acc av[V];
-        unpack<TA, Acc>(load_stream(row[r] + c), av);
-#pragma unroll
-        for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
-      }
-    }
+    };
+    stream(pivot, vector_end);
+    stream(vector_begin, pivot);
     // The fewer than V elements before and after the words: one per lane of group 0.
     if (group_k == 0) {
       const index_t head = vector_begin - segment_begin;
