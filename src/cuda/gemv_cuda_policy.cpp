@@ -63,11 +63,11 @@ GemvPolicy parse(const char* text) {
       (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
       policy.dot_min_words_per_thread < 1 || policy.axpy_min_vectors_per_group < 1 ||
       policy.axpy_small_min_vectors_per_group < 1 ||
-      (policy.dot_rows != 1 && policy.dot_rows != 4) ||
+      (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 <= 256, "
-                          "dot_rows 1 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, the others >= 1");
+                          "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, the others >= 1");
   }
   return policy;
 }

@@ -21,10 +21,11 @@ struct GemvPolicy {
   // before the row is split further across groups and blocks (the reduction and the
   // split handshake cost about as much as a few words).
   index_t dot_min_words_per_thread = 8;
-  // Dot form: rows per thread group. 4 shares each x word among 4 rows, but measured
-  // slower than 1 row with 4 words in flight at every size tried (8192^2 fp32: 2612
-  // against 2983 GB/s): one warp streaming one row keeps DRAM pages open longer.
-  index_t dot_rows = 1;
+  // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
+  // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
+  // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against
+  // 2983 GB/s in one run).
+  index_t dot_rows = 0;
   // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
   // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
   index_t dot_unroll = 0;
