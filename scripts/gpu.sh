@@ -41,6 +41,7 @@ step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, records the outco
   local start=$SECONDS
   if "$@" >"$out/$name.log" 2>&1; then
     summary+=("$(printf '%-22s ok     %4ds' "$name" $((SECONDS - start)))")
+    case "$name" in configure | plot) rm -f "$out/$name.log" ;; esac  # nothing to read
   else
     summary+=("$(printf '%-22s FAILED %4ds  (see %s.log)' "$name" $((SECONDS - start)) "$name")")
     status=1
@@ -83,6 +84,6 @@ grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.
 for tool in memcheck racecheck; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
-[ -f "$out/bench.log" ] && sed -n '/^Summary/,$p' "$out/bench.log" | tail -40
+[ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
 printf '%s\n' "${summary[@]}"
 exit $status
