@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
-#include <vector>
 
 #include "cuda/gemv/gemv_axpy.cuh"
 #include "cuda/gemv/gemv_dot.cuh"
@@ -47,12 +46,13 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t str
                         "fastmv::gemv: cudaDeviceGetAttribute");
     cudaFuncAttributes attributes{};
     fastmv::cuda::check(cudaFuncGetAttributes(&attributes, kernel), "fastmv::gemv: cudaFuncGetAttributes");
-    const std::size_t padded = static_cast<std::size_t>(per_sm / cap) - attributes.sharedSizeBytes - 1024;
-    if (padded > shared_bytes) {
+    const long long padded = static_cast<long long>(per_sm / cap) -
+                             static_cast<long long>(attributes.sharedSizeBytes) - 1024;
+    if (padded > static_cast<long long>(shared_bytes)) {
       fastmv::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(padded)),
                           "fastmv::gemv: cudaFuncSetAttribute");
-      shared_bytes = padded;
+      shared_bytes = static_cast<std::size_t>(padded);
     }
   }
   kernel<<<grid, kBlockThreads, shared_bytes, stream>>>(args);
@@ -172,9 +172,6 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const Kernel kernel = lanes == 32 ? pick(std::integral_constant<int, 32>{})
                                     : pick(std::integral_constant<int, 8>{});
 
-  // Split each row over groups_k groups of a block and `splits` blocks when that
-  // fills the GPU's block slots better, keeping dot_min_words_per_thread words per
-  // thread and the partial sums within the workspace bound.
   const index_t slots = resident_blocks(kernel) * state.multiprocessors;
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));
   const index_t max_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
