@@ -14,6 +14,7 @@
 #include "common/precision.hpp"
 #include "common/test_environment.hpp"
 #include "fastmv/cuda.hpp"
+#include "common/expect_error.hpp"
 #include "gemv/gemv_harness.hpp"
 
 namespace fastmv_test {
@@ -55,26 +56,6 @@ std::vector<T> random_vector(Random& random, index_t length) {
   std::vector<T> values(static_cast<std::size_t>(length));
   for (T& value : values) value = random.uniform_nonzero<T>();
   return values;
-}
-
-// `call` must throw fastmv::InvalidArgument from `function` naming `argument` with
-// `value`.
-template <typename Call>
-void expect_invalid_argument(Call&& call, const std::string& function, const std::string& argument,
-                             const std::string& value) {
-  SCOPED_TRACE("expecting InvalidArgument for " + argument + " = " + value);
-  try {
-    call();
-    ADD_FAILURE() << "no exception thrown";
-  } catch (const fastmv::InvalidArgument& error) {
-    const std::string message = error.what();
-    EXPECT_EQ(error.function(), function) << message;
-    EXPECT_EQ(error.argument(), argument) << message;
-    EXPECT_EQ(error.value(), value) << message;
-    EXPECT_NE(message.find(argument), std::string::npos) << message;
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-  }
 }
 
 class CudaContextTest : public BackendTest {};

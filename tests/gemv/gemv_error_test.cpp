@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/expect_error.hpp"
 #include "gemv/gemv_harness.hpp"
 
 namespace fastmv_test {
@@ -20,27 +21,6 @@ std::string address(const void* pointer) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", pointer);
   return text;
-}
-
-// Runs `call`, which must throw fastmv::InvalidArgument from `function` naming
-// `argument` with `value`, both of which the message must contain.
-template <typename Call>
-void expect_invalid_argument(Call&& call, const std::string& function, const std::string& argument,
-                             const std::string& value) {
-  SCOPED_TRACE("expecting InvalidArgument for " + argument + " = " + value);
-  try {
-    call();
-    ADD_FAILURE() << "no exception thrown";
-  } catch (const fastmv::InvalidArgument& error) {
-    const std::string message = error.what();
-    EXPECT_EQ(error.function(), function) << message;
-    EXPECT_EQ(error.argument(), argument) << message;
-    EXPECT_EQ(error.value(), value) << message;
-    EXPECT_NE(message.find(argument), std::string::npos) << message;
-    EXPECT_NE(message.find(value), std::string::npos) << message;
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-  }
 }
 
 // Well-formed operands for an m x n double problem; individual tests break one

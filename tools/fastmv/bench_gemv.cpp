@@ -91,18 +91,6 @@ PointLayout layout_point(Layout layout, Op op, Shape shape, std::size_t pool_byt
   return point;
 }
 
-struct PointSpec {
-  Layout layout;
-  Op op;
-  Shape shape;
-};
-
-std::string describe_point(const char* dtype, const PointSpec& spec) {
-  return std::string(dtype) + " " + (spec.layout == Layout::RowMajor ? "row" : "col") + " " +
-         (spec.op == Op::NoTrans ? "N" : "T") + " " + std::to_string(spec.shape.m) + "x" +
-         std::to_string(spec.shape.n);
-}
-
 // |y - y_ref| <= tolerance everywhere. The operands are small integers, so a correct
 // implementation is exact for reduction lengths up to 2^20 (see fill_random_operands);
 // the tolerance, 4 eps sqrt(k) max|y_ref|, leaves room for rounding with other alpha or

@@ -33,6 +33,20 @@ struct Shape {
 // "4096x4096" -> {4096, 4096}; throws std::invalid_argument otherwise.
 Shape parse_shape(const std::string& text);
 
+// One point of a sweep before its dtype is chosen.
+struct PointSpec {
+  fastmv::Layout layout;
+  fastmv::Op op;
+  Shape shape;
+};
+
+// "float row N 4096x4096", for progress lines and error messages.
+inline std::string describe_point(const char* dtype, const PointSpec& spec) {
+  return std::string(dtype) + " " + (spec.layout == fastmv::Layout::RowMajor ? "row" : "col") +
+         " " + (spec.op == fastmv::Op::NoTrans ? "N" : "T") + " " + std::to_string(spec.shape.m) +
+         "x" + std::to_string(spec.shape.n);
+}
+
 struct GemvBenchOptions {
   Sweep sweep = Sweep::Full;
   fastmv::Backend backend = fastmv::Backend::Auto;

@@ -314,18 +314,6 @@ ReadCeiling measure_device_read_ceiling(const fastmv::Context& context, const Gp
 
 // ---------------------------------------------------------------------------- operands
 
-struct PointSpec {
-  Layout layout;
-  Op op;
-  Shape shape;
-};
-
-std::string describe(const char* dtype, const PointSpec& spec) {
-  return std::string(dtype) + " " + (spec.layout == Layout::RowMajor ? "row" : "col") + " " +
-         (spec.op == Op::NoTrans ? "N" : "T") + " " + std::to_string(spec.shape.m) + "x" +
-         std::to_string(spec.shape.n);
-}
-
 // Each set's operands start 256-byte aligned, as cudaMalloc's do.
 template <typename T>
 std::size_t padded(std::size_t count) {
@@ -740,7 +728,7 @@ class CudaGemvBench {
     for (int round = 0; round < report_.rounds; ++round) {
       for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
-        std::string name = describe(D::name, specs[i]);
+        std::string name = describe_point(D::name, specs[i]);
         if (report_.rounds > 1) name += " (round " + std::to_string(round + 1) + ")";
         progress.running(index, name, "timing");
         PointResult result = run_point<D>(specs[i], pool);
@@ -847,7 +835,7 @@ class CudaGemvBench {
       } catch (const std::exception& error) {
         const cudaError_t state = cudaStreamSynchronize(stream_);
         if (state != cudaSuccess) {  // a sticky error: nothing more can run in this process
-          throw std::runtime_error(call.routine + " at " + describe(D::name, spec) +
+          throw std::runtime_error(call.routine + " at " + describe_point(D::name, spec) +
                                    " broke the CUDA context (" + cudaGetErrorString(state) +
                                    "): " + error.what());
         }
@@ -862,7 +850,7 @@ class CudaGemvBench {
     try {
       time_and_check(spec, point, pool, timed, fastmv_result, cublas_result);
     } catch (const std::exception& error) {
-      throw std::runtime_error(describe(D::name, spec) + ": " + error.what());
+      throw std::runtime_error(describe_point(D::name, spec) + ": " + error.what());
     }
     if (run_cublas_ && cublas_result.routine.empty() && cublas_result.error.empty()) {
       cublas_result.error = cublas_errors;
