@@ -1,5 +1,6 @@
 // CUDA contexts (stream, device, workspace), device pointer checks, and the device
 // and pinned memory of fastmv/cuda.hpp.
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -92,12 +93,44 @@ fastmv::detail::CudaState& state_of(const Context& context, const char* function
   return *context.cuda_state();
 }
 
+// The allocation holding a device pointer, through the driver's cuPointerGetAttributes
+// (found at run time, so that libfastmv does not link libcuda); [pointer, pointer + 1)
+// where the driver does not say.
+fastmv::detail::CudaState::VerifiedRange allocation_of(const void* pointer) {
+  using Query = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
+  static const Query query = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &function, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      function = nullptr;
+    }
+    return reinterpret_cast<Query>(function);
+  }();
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  fastmv::detail::CudaState::VerifiedRange range{address, address + 1};
+  if (query != nullptr) {
+    CUdeviceptr start = 0;
+    std::size_t size = 0;
+    CUpointer_attribute attributes[2] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void* data[2] = {&start, &size};
+    if (query(2, attributes, data, static_cast<CUdeviceptr>(address)) == CUDA_SUCCESS && start <= address &&
+        address < start + size) {
+      range = {static_cast<std::uintptr_t>(start), static_cast<std::uintptr_t>(start + size)};
+    }
+  }
+  return range;
+}
+
 void require_device_pointer(fastmv::detail::CudaState& state, const char* function, const char* argument,
                             const void* pointer) {
-  {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  if (pointer != nullptr) {
     std::lock_guard<std::mutex> lock(state.verified_mutex);
-    for (const void* known : state.verified) {
-      if (known == pointer && pointer != nullptr) return;
+    for (const auto& known : state.verified) {
+      if (known.begin <= address && address < known.end) return;
     }
   }
   cudaPointerAttributes attributes{};
@@ -123,8 +156,9 @@ void require_device_pointer(fastmv::detail::CudaState& state, const char* functi
                           "is memory of device " + std::to_string(attributes.device) +
                               ", but the context runs on device " + std::to_string(state.device));
   }
+  const auto range = allocation_of(pointer);
   std::lock_guard<std::mutex> lock(state.verified_mutex);
-  state.verified[state.next_verified++ % state.verified.size()] = pointer;
+  state.verified[state.next_verified++ % state.verified.size()] = range;
 }
 
 }  // namespace cuda

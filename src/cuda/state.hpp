@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -58,11 +59,17 @@ struct CudaState {
   };
   Workspace workspace(std::size_t counters, std::size_t scratch_bytes);
 
-  // The last pointers found to be device memory of this device (asking CUDA costs
-  // about a microsecond each, a third of a small GEMV). A pointer keeps its kind
-  // until freed; calling with freed memory is undefined, as for any CUDA library.
+  // The last allocations found to be device memory of this device, as address ranges
+  // [begin, end) (asking CUDA costs about a microsecond a pointer, a third of a small
+  // GEMV; operands carved out of one allocation, as caching allocators hand them out,
+  // share one entry). Memory keeps its kind until freed; calling with freed memory is
+  // undefined, as for any CUDA library.
+  struct VerifiedRange {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+  };
   std::mutex verified_mutex;
-  std::array<const void*, 16> verified{};
+  std::array<VerifiedRange, 16> verified{};
   unsigned next_verified = 0;
 
   ~CudaState();
