@@ -18,11 +18,6 @@ namespace {
 using namespace fastmv::gemv_cuda;
 
 index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
-index_t pow2_floor(index_t v) {
-  index_t p = 1;
-  while (p * 2 <= v) p *= 2;
-  return p;
-}
 index_t pow2_ceil(index_t v) {
   index_t p = 1;
   while (p < v) p *= 2;
@@ -117,6 +112,27 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
     }
   });
   return chosen;
+}
+
+// Unaligned Dot form: kVector<TX> copies of x, copy j holding x[i] at j + i, so that
+// every row finds x in 16-byte words aligned like its own (one small launch).
+template <typename TA, typename TX, typename TY, typename Acc>
+index_t x_copies_bytes(const GemvArgs<TA, TX, TY, Acc>& args) {
+  constexpr index_t kCopies = kVector<TX>;
+  return kCopies * ceil_div(args.length + kCopies, kCopies) * kCopies * static_cast<index_t>(sizeof(TX));
+}
+template <typename TA, typename TX, typename TY, typename Acc>
+void make_x_copies(GemvArgs<TA, TX, TY, Acc>& args, void* scratch, fastmv::detail::CudaState& state) {
+  constexpr index_t kCopies = kVector<TX>;
+  const index_t stride = ceil_div(args.length + kCopies, kCopies) * kCopies;
+  TX* x_copies = static_cast<TX*>(scratch);
+  const index_t total = kCopies * args.length;
+  const index_t blocks = std::min<index_t>(ceil_div(total, kBlockThreads), state.multiprocessors * 8);
+  shifted_copies_kernel<TX><<<static_cast<unsigned>(blocks), kBlockThreads, 0, state.stream>>>(
+      args.x, args.incx, args.length, x_copies, stride);
+  fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
+  args.x_copies = x_copies;
+  args.x_copies_stride = stride;
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -216,30 +232,16 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t blocks = ceil_div(args.count, block_rows);
 
   // Scratch: partial sums, then the shifted copies of x.
-  constexpr index_t kCopies = kVector<TX>;
   const bool copies = !aligned && args.batch == 1 &&
                       args.count * args.length * static_cast<index_t>(sizeof(TA)) >=
                           policy.dot_shifted_copies_min_bytes;
-  const index_t copies_stride = ceil_div(args.length + kCopies, kCopies) * kCopies;
   const index_t partials_bytes = splits > 1 ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
-  const index_t copies_bytes = copies ? kCopies * copies_stride * static_cast<index_t>(sizeof(TX)) : 0;
   if (splits > 1 || copies) {
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * blocks),
-                                           static_cast<std::size_t>(partials_bytes + copies_bytes));
+                                           static_cast<std::size_t>(partials_bytes + (copies ? x_copies_bytes(args) : 0)));
     args.counters = workspace.counters;
     args.partials = static_cast<Acc*>(workspace.scratch);
-    if (copies) {
-      TX* x_copies = reinterpret_cast<TX*>(static_cast<char*>(workspace.scratch) + partials_bytes);
-      const index_t total = kCopies * args.length;
-      const index_t copy_blocks = std::min<index_t>(ceil_div(total, kBlockThreads),
-                                                    state.multiprocessors * 8);
-      shifted_copies_kernel<TX><<<static_cast<unsigned>(copy_blocks), kBlockThreads, 0,
-                                  state.stream>>>(args.x, args.incx, args.length, x_copies,
-                                                  copies_stride);
-      fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
-      args.x_copies = x_copies;
-      args.x_copies_stride = copies_stride;
-    }
+    if (copies) make_x_copies(args, static_cast<char*>(workspace.scratch) + partials_bytes, state);
   }
   if (policy.trace) {
     std::fprintf(stderr,
@@ -276,26 +278,36 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
 
-  // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
-  // too few stored vectors to give every group axpy_min_vectors_per_group of them,
-  // fewer when the vectors are short.
-  index_t lanes = policy.axpy_lanes;
-  const index_t groups_wanted =
-      std::max<index_t>(1, pow2_floor(args.count / policy.axpy_min_vectors_per_group));
-  if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
-  lanes = std::min(lanes, std::max<index_t>(1, pow2_ceil(words)));
-  lanes = std::min<index_t>(lanes, kBlockThreads);
+  // Lanes along the stored vector: axpy_lanes for long vectors (never more than the
+  // vector's words, nor a tile of more than kBlockThreads outputs), halved while the
+  // tiles alone cannot give the GPU axpy_blocks_per_sm blocks per SM: blocks that own
+  // their outputs need no partial sums. Down to 4 lanes (64 bytes of each vector) for
+  // small matrices, which are latency-bound, and to axpy_min_lanes (8: 128 bytes,
+  // measured 5-15 % faster than 4 at bf16 2048^2-8192^2 and fp32 6144^2) otherwise.
+  const bool small = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch <
+                     policy.axpy_small_matrix_bytes;
+  const index_t min_lanes = small ? 4 : policy.axpy_min_lanes;
+  index_t lanes = std::min<index_t>(policy.axpy_lanes, kBlockThreads / V);
+  lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
+  const auto tiles_for = [&](index_t l) { return ceil_div(args.length, l * V) * args.batch; };
+  const index_t slots_wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
+  while (lanes > min_lanes && 10 * tiles_for(lanes) < 9 * slots_wanted) lanes /= 2;
   const index_t groups_k = kBlockThreads / lanes;
   const index_t tile_outputs = lanes * V;
   const index_t tiles = ceil_div(args.length, tile_outputs);
-  const auto kernel = aligned ? axpy_kernel<TA, TX, TY, Acc, true> : axpy_kernel<TA, TX, TY, Acc, false>;
+  const auto kernel_for = [&](index_t unroll) {
+    // 8 words in flight only for aligned vectors: unaligned ones fetch two words per
+    // output word already (and 8 of those would take 153 registers).
+    return !aligned      ? axpy_kernel<TA, TX, TY, Acc, false, 4>
+           : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
+                         : axpy_kernel<TA, TX, TY, Acc, true, 4>;
+  };
 
-  // Split the stored vectors over `splits` blocks when that fills the block slots
-  // better, each group keeping axpy_min_vectors_per_group vectors per split.
-  const index_t slots = resident_blocks(kernel) * state.multiprocessors;
-  // Small matrices are latency-bound: shorter groups, more of them.
-  const bool small = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch <
-                     policy.axpy_small_matrix_bytes;
+  // Split the stored vectors over `splits` blocks when the tiles are still fewer than
+  // the blocks wanted: partial sums through memory and a tail in the last block of
+  // each tile, so no more splits than that, each group keeping
+  // axpy_min_vectors_per_group vectors per split (fewer for small matrices).
+  const index_t slots = resident_blocks(kernel_for(8)) * state.multiprocessors;
   const index_t min_vectors =
       small ? policy.axpy_small_min_vectors_per_group : policy.axpy_min_vectors_per_group;
   index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
@@ -304,15 +316,19 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   max_splits = std::min(max_splits, policy.max_splits);
   max_splits = std::min(max_splits, std::max<index_t>(1, policy.max_workspace_bytes /
                                                               static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
+  max_splits = std::min(max_splits, std::max<index_t>(1, slots / (tiles * args.batch)));
   if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
-  const SplitChoice split = choose_split(
-      [&](index_t, index_t splits) { return tiles * splits * args.batch; }, max_splits, 1, 1,
-      max_splits, slots);
-  args.split_length = ceil_div(args.count, split.splits);
+  const index_t wanted_splits = ceil_div(std::min(slots_wanted, slots), tiles * args.batch);
+  args.split_length = ceil_div(args.count, std::max<index_t>(1, std::min(max_splits, wanted_splits)));
   const index_t splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
+  // 8 words in flight when every group has at least 8 vectors (fewer would go one by
+  // one through the remainder loop: 256^2 fp32 took 3.9 us against 2.8 with 4).
+  const index_t unroll =
+      policy.axpy_unroll == 8 && ceil_div(args.split_length, groups_k) >= 8 ? 8 : 4;
+  const auto kernel = kernel_for(unroll);
   if (splits > 1) {
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles),
                                            static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
@@ -321,12 +337,12 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
   if (policy.trace) {
     std::fprintf(stderr,
-                 "fastmv gemv axpy: %lld x %lld lda %lld batch %lld: lanes %lld %s, splits %lld, "
-                 "%lld blocks (%lld slots)\n",
+                 "fastmv gemv axpy: %lld x %lld lda %lld batch %lld: lanes %lld %s, unroll %lld, "
+                 "splits %lld, %lld blocks (%lld slots)\n",
                  static_cast<long long>(args.count), static_cast<long long>(args.length),
                  static_cast<long long>(args.lda), static_cast<long long>(args.batch),
                  static_cast<long long>(lanes), aligned ? "aligned" : "unaligned",
-                 static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
+                 static_cast<long long>(unroll), static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
                  static_cast<long long>(slots));
   }
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),

@@ -42,12 +42,21 @@ struct GemvPolicy {
   // Axpy form: each thread group handles at least this many stored vectors per split.
   index_t axpy_min_vectors_per_group = 16;
   // ... and for matrices under axpy_small_matrix_bytes, which take a few microseconds
-  // and are latency-bound: more, shorter groups.
+  // and are latency-bound: more, shorter groups; 8 vectors (one round of loads) rather
+  // than a split, whose handshake costs about 2 us.
   index_t axpy_small_matrix_bytes = index_t(8) << 20;
-  index_t axpy_small_min_vectors_per_group = 4;
+  index_t axpy_small_min_vectors_per_group = 8;
   // Axpy form: lanes along a long stored vector (32: a warp reads 512 bytes of each
   // column; more lanes read longer contiguous pieces with fewer groups per block).
   index_t axpy_lanes = 32;
+  // ... halved down to axpy_min_lanes while the tiles of lanes x 16 bytes of outputs
+  // give fewer than axpy_blocks_per_sm blocks per SM; splitting the reduction over
+  // blocks (partial sums, a tail) only makes up what is still missing.
+  // (Matrices under axpy_small_matrix_bytes go down to 4 lanes.)
+  index_t axpy_min_lanes = 8;
+  index_t axpy_blocks_per_sm = 2;
+  // Axpy form: 16-byte words in flight per thread (4 or 8).
+  index_t axpy_unroll = 8;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;

@@ -14,8 +14,6 @@
 
 namespace fastmv::gemv_cuda {
 
-constexpr int kAxpyUnroll = 4;
-
 // One stored vector's V elements for a thread, in two steps so that all of a
 // thread's loads are in flight before the first conversion waits for its data.
 //
@@ -94,7 +92,7 @@ __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out
   unpack<TA, Acc>(word, out);
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, bool kAligned>
+template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   constexpr int V = kVector<TA>;
@@ -106,7 +104,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int group_k = threadIdx.x / lanes;
   const int tile_outputs = lanes * V;
   const index_t tile_first = static_cast<index_t>(blockIdx.x) * tile_outputs;
-
 
   const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
   const index_t k_end = min(args.count, k_begin + args.split_length);
@@ -130,17 +127,17 @@ __global__ void __launch_bounds__(kBlockThreads)
       constexpr bool kWhole = decltype(whole)::value;
       index_t k = k_begin + group_k;
       const index_t step = groups_k;
-      for (; k + (kAxpyUnroll - 1) * step < k_end; k += kAxpyUnroll * step) {
-        Fetched<TA> fetched[kAxpyUnroll];
-        TX xk[kAxpyUnroll];
+      for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) {
+        Fetched<TA> fetched[kUnroll];
+        TX xk[kUnroll];
 #pragma unroll
-        for (int u = 0; u < kAxpyUnroll; ++u) {
+        for (int u = 0; u < kUnroll; ++u) {
           fetch_outputs<TA, kAligned, kWhole>(A + (k + u * step) * args.lda, mine, limit,
                                               fetched[u]);
           xk[u] = x[(k + u * step) * args.incx];
         }
 #pragma unroll
-        for (int u = 0; u < kAxpyUnroll; ++u) {
+        for (int u = 0; u < kUnroll; ++u) {
           Acc a[V];
           convert_outputs<TA, Acc>(fetched[u], a);
           const Acc xu = to_acc(xk[u]);
@@ -164,16 +161,27 @@ __global__ void __launch_bounds__(kBlockThreads)
       accumulate(std::false_type{});
     }
 
-    // Add the groups' sums: reduced[group][output], then one thread per output.
+    // Add the groups' sums. reduced[group][output]; then each output's groups are
+    // shared by `parts` consecutive lanes of one warp (parts = groups_k / V, a power
+    // of 2 <= 32 as lanes >= 4), each adding every parts-th group, combined by shuffles
+    // in a fixed order; the totals go back to reduced[output].
 #pragma unroll
     for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
     __syncthreads();
+    const int parts = kBlockThreads / tile_outputs;
+    const int t = threadIdx.x / parts;
+    const int part = threadIdx.x % parts;
+    Acc total = 0;
+    for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
+    for (int offset = parts / 2; offset > 0; offset /= 2) {
+      total += __shfl_xor_sync(0xffffffffu, total, offset);
+    }
+    __syncthreads();
+    if (part == 0) reduced[t] = total;
+    __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
-    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length, [&](int t) {
-      Acc total = 0;
-      for (int g = 0; g < groups_k; ++g) total += reduced[g * tile_outputs + t];
-      return total;
-    });
+    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
+                         [&](int output) { return reduced[output]; });
     __syncthreads();
   }
 }
