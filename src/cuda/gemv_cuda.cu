@@ -18,6 +18,11 @@ namespace {
 using namespace fastmv::gemv_cuda;
 
 index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+index_t pow2_floor(index_t v) {
+  index_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
 index_t pow2_ceil(index_t v) {
   index_t p = 1;
   while (p < v) p *= 2;
@@ -278,57 +283,70 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
 
-  // Lanes along the stored vector: axpy_lanes for long vectors (never more than the
-  // vector's words, nor a tile of more than kBlockThreads outputs), halved while the
-  // tiles alone cannot give the GPU axpy_blocks_per_sm blocks per SM: blocks that own
-  // their outputs need no partial sums. Down to 4 lanes (64 bytes of each vector) for
-  // small matrices, which are latency-bound, and to axpy_min_lanes (8: 128 bytes,
-  // measured 5-15 % faster than 4 at bf16 2048^2-8192^2 and fp32 6144^2) otherwise.
   const bool small = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch <
                      policy.axpy_small_matrix_bytes;
-  const index_t min_lanes = small ? 4 : policy.axpy_min_lanes;
-  index_t lanes = std::min<index_t>(policy.axpy_lanes, kBlockThreads / V);
-  lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
-  const auto tiles_for = [&](index_t l) { return ceil_div(args.length, l * V) * args.batch; };
-  const index_t slots_wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
-  while (lanes > min_lanes && 10 * tiles_for(lanes) < 9 * slots_wanted) lanes /= 2;
+  index_t lanes = 0;
+  index_t splits = 1;
+  index_t unroll = 4;
+  if (small) {
+    // Small matrices are latency-bound. Lanes along the vector are halved from
+    // axpy_lanes down to 4 (64 bytes of each vector) while the tiles alone give fewer
+    // than axpy_blocks_per_sm blocks per SM: blocks that own their outputs need no
+    // partial sums, whose handshake costs about 2 us. Each group keeps
+    // axpy_small_min_vectors_per_group vectors (one round of loads) before the
+    // reduction is split over blocks for what is still missing; 8 words in flight
+    // when every group has 8 vectors (256^2 fp32: 2.8 us against 8.9 with the
+    // large-matrix choice, which left 2 blocks walking 32 columns each).
+    lanes = std::min<index_t>(policy.axpy_lanes, kBlockThreads / V);
+    lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
+    const index_t wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
+    while (lanes > 4 && 10 * ceil_div(args.length, lanes * V) * args.batch < 9 * wanted) lanes /= 2;
+    const index_t tiles = ceil_div(args.length, lanes * V) * args.batch;
+    const index_t groups_k = kBlockThreads / lanes;
+    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_small_min_vectors_per_group));
+    max_splits = std::min(max_splits, policy.max_splits);
+    if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+    splits = std::max<index_t>(1, std::min(max_splits, ceil_div(wanted, tiles)));
+    args.split_length = ceil_div(args.count, splits);
+    if (aligned && policy.axpy_unroll == 8 && ceil_div(args.split_length, groups_k) >= 8) unroll = 8;
+  } else {
+    // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
+    // too few stored vectors to give every group axpy_min_vectors_per_group of them,
+    // fewer when the vectors are short; the reduction split over blocks for the split
+    // that fills CUDA's resident block slots best. (Blocks owning their outputs with
+    // 8 lanes, as for small matrices, measured 10-40 % slower from 8 MiB up in the
+    // acceptance sweep, unaligned vectors worst.)
+    lanes = policy.axpy_lanes;
+    const index_t groups_wanted =
+        std::max<index_t>(1, pow2_floor(args.count / policy.axpy_min_vectors_per_group));
+    if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
+    lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
+    lanes = std::min<index_t>(lanes, kBlockThreads);
+    const index_t groups_k = kBlockThreads / lanes;
+    const index_t tile_outputs = lanes * V;
+    const index_t tiles = ceil_div(args.length, tile_outputs);
+    const auto kernel = aligned ? axpy_kernel<TA, TX, TY, Acc, true, 4> : axpy_kernel<TA, TX, TY, Acc, false, 4>;
+    const index_t slots = resident_blocks(kernel) * state.multiprocessors;
+    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_min_vectors_per_group));
+    max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
+                                                                static_cast<index_t>(tile_outputs * sizeof(Acc))));
+    max_splits = std::min(max_splits, policy.max_splits);
+    max_splits = std::min(max_splits, std::max<index_t>(1, policy.max_workspace_bytes /
+                                                                static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
+    if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+    const SplitChoice split = choose_split(
+        [&](index_t, index_t s) { return tiles * s * args.batch; }, max_splits, 1, 1, max_splits, slots);
+    args.split_length = ceil_div(args.count, split.splits);
+  }
+  splits = ceil_div(args.count, args.split_length);
   const index_t groups_k = kBlockThreads / lanes;
-  const index_t tile_outputs = lanes * V;
-  const index_t tiles = ceil_div(args.length, tile_outputs);
-  const auto kernel_for = [&](index_t unroll) {
-    // 8 words in flight only for aligned vectors: unaligned ones fetch two words per
-    // output word already (and 8 of those would take 153 registers).
-    return !aligned      ? axpy_kernel<TA, TX, TY, Acc, false, 4>
-           : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
-                         : axpy_kernel<TA, TX, TY, Acc, true, 4>;
-  };
-
-  // Split the stored vectors over `splits` blocks when the tiles are still fewer than
-  // the blocks wanted: partial sums through memory and a tail in the last block of
-  // each tile, so no more splits than that, each group keeping
-  // axpy_min_vectors_per_group vectors per split (fewer for small matrices).
-  const index_t slots = resident_blocks(kernel_for(8)) * state.multiprocessors;
-  const index_t min_vectors =
-      small ? policy.axpy_small_min_vectors_per_group : policy.axpy_min_vectors_per_group;
-  index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
-  max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
-                                                              static_cast<index_t>(tile_outputs * sizeof(Acc))));
-  max_splits = std::min(max_splits, policy.max_splits);
-  max_splits = std::min(max_splits, std::max<index_t>(1, policy.max_workspace_bytes /
-                                                              static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
-  max_splits = std::min(max_splits, std::max<index_t>(1, slots / (tiles * args.batch)));
-  if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
-  const index_t wanted_splits = ceil_div(std::min(slots_wanted, slots), tiles * args.batch);
-  args.split_length = ceil_div(args.count, std::max<index_t>(1, std::min(max_splits, wanted_splits)));
-  const index_t splits = ceil_div(args.count, args.split_length);
+  const index_t tiles = ceil_div(args.length, lanes * V);
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
-  // 8 words in flight when every group has at least 8 vectors (fewer would go one by
-  // one through the remainder loop: 256^2 fp32 took 3.9 us against 2.8 with 4).
-  const index_t unroll =
-      policy.axpy_unroll == 8 && ceil_div(args.split_length, groups_k) >= 8 ? 8 : 4;
-  const auto kernel = kernel_for(unroll);
+  const auto kernel = !aligned      ? axpy_kernel<TA, TX, TY, Acc, false, 4>
+                      : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
+                                    : axpy_kernel<TA, TX, TY, Acc, true, 4>;
   if (splits > 1) {
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles),
                                            static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
@@ -342,8 +360,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                  static_cast<long long>(args.count), static_cast<long long>(args.length),
                  static_cast<long long>(args.lda), static_cast<long long>(args.batch),
                  static_cast<long long>(lanes), aligned ? "aligned" : "unaligned",
-                 static_cast<long long>(unroll), static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
-                 static_cast<long long>(slots));
+                 static_cast<long long>(unroll), static_cast<long long>(splits),
+                 static_cast<long long>(tiles * splits * batch_z),
+                 static_cast<long long>(resident_blocks(kernel) * state.multiprocessors));
   }
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),

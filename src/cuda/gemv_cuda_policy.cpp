@@ -25,7 +25,6 @@ GemvPolicy parse(const char* text) {
       {"staged_max_lda_over_length", &policy.staged_max_lda_over_length},
       {"axpy_min_vectors_per_group", &policy.axpy_min_vectors_per_group},
       {"axpy_lanes", &policy.axpy_lanes},
-      {"axpy_min_lanes", &policy.axpy_min_lanes},
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
@@ -68,12 +67,11 @@ GemvPolicy parse(const char* text) {
       policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
-      policy.axpy_min_lanes < 4 || (policy.axpy_min_lanes & (policy.axpy_min_lanes - 1)) != 0 ||
       policy.axpy_blocks_per_sm < 1 || (policy.axpy_unroll != 4 && policy.axpy_unroll != 8)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
-                          "axpy_min_lanes a power of 2 >= 4, axpy_unroll 4 or 8, the others >= 1");
+                          "axpy_unroll 4 or 8, the others >= 1");
   }
   return policy;
 }

@@ -49,13 +49,10 @@ struct GemvPolicy {
   // Axpy form: lanes along a long stored vector (32: a warp reads 512 bytes of each
   // column; more lanes read longer contiguous pieces with fewer groups per block).
   index_t axpy_lanes = 32;
-  // ... halved down to axpy_min_lanes while the tiles of lanes x 16 bytes of outputs
-  // give fewer than axpy_blocks_per_sm blocks per SM; splitting the reduction over
-  // blocks (partial sums, a tail) only makes up what is still missing.
-  // (Matrices under axpy_small_matrix_bytes go down to 4 lanes.)
-  index_t axpy_min_lanes = 8;
+  // Axpy form, matrices under axpy_small_matrix_bytes: lanes halved down to 4 while
+  // the tiles give fewer than axpy_blocks_per_sm blocks per SM.
   index_t axpy_blocks_per_sm = 2;
-  // Axpy form: 16-byte words in flight per thread (4 or 8).
+  // Axpy form, small matrices: 16-byte words in flight per thread (4 or 8).
   index_t axpy_unroll = 8;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.

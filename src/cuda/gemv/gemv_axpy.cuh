@@ -161,27 +161,36 @@ __global__ void __launch_bounds__(kBlockThreads)
       accumulate(std::false_type{});
     }
 
-    // Add the groups' sums. reduced[group][output]; then each output's groups are
-    // shared by `parts` consecutive lanes of one warp (parts = groups_k / V, a power
-    // of 2 <= 32 as lanes >= 4), each adding every parts-th group, combined by shuffles
-    // in a fixed order; the totals go back to reduced[output].
+    // Add the groups' sums. reduced[group][output]; for tiles of at most kBlockThreads
+    // outputs, each output's groups are shared by `parts` consecutive lanes of one warp
+    // (parts = groups_k / V, a power of 2 <= 32 as lanes >= 4), each adding every
+    // parts-th group, combined by shuffles in a fixed order, the totals going back to
+    // reduced[output]; wider tiles (few long groups) add them one thread per output.
 #pragma unroll
     for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
     __syncthreads();
-    const int parts = kBlockThreads / tile_outputs;
-    const int t = threadIdx.x / parts;
-    const int part = threadIdx.x % parts;
-    Acc total = 0;
-    for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
-    for (int offset = parts / 2; offset > 0; offset /= 2) {
-      total += __shfl_xor_sync(0xffffffffu, total, offset);
-    }
-    __syncthreads();
-    if (part == 0) reduced[t] = total;
-    __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
-    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
-                         [&](int output) { return reduced[output]; });
+    if (tile_outputs <= kBlockThreads) {
+      const int parts = kBlockThreads / tile_outputs;
+      const int t = threadIdx.x / parts;
+      const int part = threadIdx.x % parts;
+      Acc total = 0;
+      for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
+      for (int offset = parts / 2; offset > 0; offset /= 2) {
+        total += __shfl_xor_sync(0xffffffffu, total, offset);
+      }
+      __syncthreads();
+      if (part == 0) reduced[t] = total;
+      __syncthreads();
+      finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
+                           [&](int output) { return reduced[output]; });
+    } else {
+      finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length, [&](int output) {
+        Acc total = 0;
+        for (int g = 0; g < groups_k; ++g) total += reduced[g * tile_outputs + output];
+        return total;
+      });
+    }
     __syncthreads();
   }
 }
