@@ -119,25 +119,24 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
   return chosen;
 }
 
-// Unaligned Dot form: kVector<TX> copies of x, copy j holding x[i] at j + i, so that
-// every row finds x in 16-byte words aligned like its own (one small launch).
-template <typename TA, typename TX, typename TY, typename Acc>
-index_t x_copies_bytes(const GemvArgs<TA, TX, TY, Acc>& args) {
-  constexpr index_t kCopies = kVector<TX>;
-  return kCopies * ceil_div(args.length + kCopies, kCopies) * kCopies * static_cast<index_t>(sizeof(TX));
+// Dot form with x strided or not 16-byte aligned: a compact, aligned copy of x (one
+// small launch), so that the kernels read x in 16-byte words.
+template <typename TX>
+index_t packed_x_stride(index_t length) {
+  return ceil_div(length, kVector<TX>) * kVector<TX>;
 }
 template <typename TA, typename TX, typename TY, typename Acc>
-void make_x_copies(GemvArgs<TA, TX, TY, Acc>& args, void* scratch, fastmv::detail::CudaState& state) {
-  constexpr index_t kCopies = kVector<TX>;
-  const index_t stride = ceil_div(args.length + kCopies, kCopies) * kCopies;
-  TX* x_copies = static_cast<TX*>(scratch);
-  const index_t total = kCopies * args.length;
+void pack_x(GemvArgs<TA, TX, TY, Acc>& args, void* scratch, fastmv::detail::CudaState& state) {
+  const index_t stride = packed_x_stride<TX>(args.length);
+  TX* packed = static_cast<TX*>(scratch);
+  const index_t total = args.length * args.batch;
   const index_t blocks = std::min<index_t>(ceil_div(total, kBlockThreads), state.multiprocessors * 8);
-  shifted_copies_kernel<TX><<<static_cast<unsigned>(blocks), kBlockThreads, 0, state.stream>>>(
-      args.x, args.incx, args.length, x_copies, stride);
+  pack_x_kernel<TX><<<static_cast<unsigned>(blocks), kBlockThreads, 0, state.stream>>>(
+      args.x, args.incx, args.stride_x, args.length, args.batch, packed, stride);
   fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
-  args.x_copies = x_copies;
-  args.x_copies_stride = stride;
+  args.x = packed;
+  args.incx = 1;
+  args.stride_x = stride;
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -148,8 +147,18 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 
   if (args.length <= kStagedMaxLength &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V) {
-    args.rows_per_block = std::max<index_t>(
-        1, kStagedTileBytes / static_cast<index_t>(args.lda * sizeof(TA)));
+    // Tiles of kStagedTileBytes, smaller when that leaves fewer than
+    // staged_blocks_per_sm blocks per SM: a 600 KB matrix (100003 x 3 bf16) made 37
+    // blocks of 2730 rows, 11 rows per thread one after the other.
+    const index_t row_bytes = args.lda * static_cast<index_t>(sizeof(TA));
+    index_t tile_bytes = kStagedTileBytes;
+    if (policy.staged_blocks_per_sm > 0) {
+      const index_t wanted = policy.staged_blocks_per_sm * state.multiprocessors;
+      const index_t least = std::min<index_t>(kBlockThreads * row_bytes / 2, kStagedTileBytes);
+      tile_bytes = std::clamp<index_t>(args.count * row_bytes * args.batch / wanted, least,
+                                       kStagedTileBytes);
+    }
+    args.rows_per_block = std::max<index_t>(1, tile_bytes / row_bytes);
     const index_t blocks = ceil_div(args.count, args.rows_per_block);
     const std::size_t shared = static_cast<std::size_t>(
         (args.rows_per_block - 1) * args.lda + args.length) * sizeof(TA) + 32;
@@ -161,10 +170,12 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 
   const index_t words = ceil_div(args.length, V);
   const int lanes = words >= policy.dot_warp_lanes_min_words ? 32 : 8;
+  // Rows on 16-byte boundaries; otherwise the kernel realigns them in registers. x
+  // must be contiguous and aligned, or is packed so.
   const bool aligned = aligned16(args.A) && args.lda % V == 0 &&
-                       (args.batch == 1 || args.stride_a % V == 0) && args.incx == 1 &&
-                       aligned16(args.x) &&
-                       (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0);
+                       (args.batch == 1 || args.stride_a % V == 0);
+  const bool x_packed = !(args.incx == 1 && aligned16(args.x) &&
+                          (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0));
   // Rows per thread group: 2 for aligned fp32 (each x word serves two rows; measured
   // +4-8 % over 1 row at 3072^2-12800^2, same run), 1 for the 2-byte types (2 rows
   // measured 5-20 % slower) and for fp64 and unaligned rows.
@@ -217,13 +228,16 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     split = choose_split([&](index_t groups_k, index_t) { return blocks_for(groups_k); },
                          std::max(max_k, min_groups_k), min_groups_k, groups, 1, slots);
   } else {
+    // Too few rows: more groups per row, then more blocks, down to
+    // dot_split_min_words_per_thread words per thread (one round of loads).
+    const index_t few_max_k = std::max<index_t>(1, words / (lanes * policy.dot_split_min_words_per_thread));
     while (split.groups_k < groups && blocks_for(split.groups_k) < slots / 2 &&
-           2 * split.groups_k <= max_k) {
+           2 * split.groups_k <= few_max_k) {
       split.groups_k *= 2;
     }
     if (blocks_for(split.groups_k) < slots / 2) {
       split.splits = std::min({ceil_div(slots, blocks_for(split.groups_k)),
-                               std::max<index_t>(1, max_k / split.groups_k),
+                               std::max<index_t>(1, few_max_k / split.groups_k),
                                std::max<index_t>(1, max_splits)});
     }
   }
@@ -236,28 +250,27 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t block_rows = (groups / split.groups_k) * rows;
   const index_t blocks = ceil_div(args.count, block_rows);
 
-  // Scratch: partial sums, then the shifted copies of x.
-  const bool copies = !aligned && args.batch == 1 &&
-                      args.count * args.length * static_cast<index_t>(sizeof(TA)) >=
-                          policy.dot_shifted_copies_min_bytes;
+  // Scratch: partial sums, then the packed x.
   const index_t partials_bytes = splits > 1 ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
-  if (splits > 1 || copies) {
+  if (splits > 1 || x_packed) {
+    const index_t packed_bytes =
+        x_packed ? args.batch * packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX)) : 0;
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * blocks),
-                                           static_cast<std::size_t>(partials_bytes + (copies ? x_copies_bytes(args) : 0)));
+                                           static_cast<std::size_t>(partials_bytes + packed_bytes));
     args.counters = workspace.counters;
     args.partials = static_cast<Acc*>(workspace.scratch);
-    if (copies) make_x_copies(args, static_cast<char*>(workspace.scratch) + partials_bytes, state);
+    if (x_packed) pack_x(args, static_cast<char*>(workspace.scratch) + partials_bytes, state);
   }
   if (policy.trace) {
     std::fprintf(stderr,
                  "fastmv gemv dot: %lld x %lld lda %lld batch %lld: lanes %d rows %d unroll %d "
-                 "%s, groups_k %lld splits %lld, %lld blocks (%lld slots), x copies %d\n",
+                 "%s, groups_k %lld splits %lld, %lld blocks (%lld slots), x packed %d\n",
                  static_cast<long long>(args.count), static_cast<long long>(args.length),
                  static_cast<long long>(args.lda), static_cast<long long>(args.batch), lanes, rows,
                  rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  static_cast<long long>(blocks * splits * batch_z), static_cast<long long>(slots),
-                 copies ? 1 : 0);
+                 x_packed ? 1 : 0);
   }
   launch(kernel, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),

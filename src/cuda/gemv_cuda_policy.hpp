@@ -21,6 +21,9 @@ struct GemvPolicy {
   // before the row is split further across groups and blocks (the reduction and the
   // split handshake cost about as much as a few words).
   index_t dot_min_words_per_thread = 8;
+  // ... or this many when there are too few rows to fill half the GPU's block slots
+  // (4: one round of loads).
+  index_t dot_split_min_words_per_thread = 4;
   // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
   // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against
@@ -29,15 +32,15 @@ struct GemvPolicy {
   // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
   // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
   index_t dot_unroll = 0;
-  // Dot form, unaligned rows: make kVector<TX> shifted copies of x (one extra launch)
-  // so that x is read in 16-byte words too, once A has at least this many bytes.
-  index_t dot_shifted_copies_min_bytes = index_t(8) << 20;
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;
   // Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_dot.cuh)
   // whose lda wastes at most this factor of the staged bytes.
   index_t staged_max_lda_over_length = 2;
+  // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
+  // the grid has this many blocks per SM (0: always whole tiles).
+  index_t staged_blocks_per_sm = 4;
 
   // Axpy form: each thread group handles at least this many stored vectors per split.
   index_t axpy_min_vectors_per_group = 16;

@@ -134,11 +134,6 @@ struct GemvArgs {
   int lanes;     // threads along the stored vector (Axpy form)
   int groups_k;  // thread groups that split the reduction inside a block
   index_t rows_per_block;  // staged Dot form
-  // Unaligned Dot form: kVector<TX> copies of x, copy j holding element i at j + i
-  // of a 16-byte aligned span of x_copies_stride elements, so that every row finds
-  // a copy aligned like itself. Null when not made.
-  const TX* x_copies;
-  index_t x_copies_stride;
 };
 
 // y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.

@@ -3,10 +3,10 @@
 //
 // dot_kernel: groups of kLanes threads walk Rows stored vectors at once with 16-byte
 // loads, so each x word loaded serves Rows rows; groups_k groups of a block, and
-// `splits` blocks, share one row when there are too few rows to fill the GPU.
-// Aligned (A 16-byte aligned, lda and stride_a multiples of 16 bytes, x contiguous and
-// aligned) loads x in 16-byte words too; otherwise each row peels its unaligned head
-// and tail and x is read element by element (any incx).
+// `splits` blocks, share one row when there are too few rows to fill the GPU. x is
+// always 16-byte aligned and contiguous here (the dispatcher packs it otherwise) and
+// read in 16-byte words through L1; rows at any alignment are read in aligned 16-byte
+// words and shifted into place in registers.
 //
 // dot_staged_kernel: stored vectors of at most kStagedMaxLength elements (tall-skinny
 // matrices). A block copies rows_per_block whole rows, one contiguous span of A, into
@@ -20,13 +20,38 @@ namespace fastmv::gemv_cuda {
 constexpr index_t kStagedMaxLength = 32;
 constexpr int kStagedTileBytes = 16384;
 
+// The word of A holding elements [c, c + V) of a row that starts `shift` bytes past a
+// 16-byte boundary, from the two aligned words `low` (element c's) and `high` (the
+// next): the bytes shift..15 of low, then 0..shift-1 of high.
+__device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, int shift) {
+  const unsigned words[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
+  const int s = shift / 4;
+  const unsigned bits = (shift % 4) * 8;
+  unsigned out[4];
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const unsigned a = s == 0 ? words[t] : s == 1 ? words[t + 1] : s == 2 ? words[t + 2] : words[t + 3];
+    const unsigned b = s == 0 ? words[t + 1] : s == 1 ? words[t + 2] : s == 2 ? words[t + 3] : words[t + 4];
+    out[t] = __funnelshift_r(a, b, bits);
+  }
+  return make_uint4(out[0], out[1], out[2], out[3]);
+}
+
 // kUnroll: words per row in flight per thread before the first multiply.
+// kAligned: rows start on 16-byte boundaries. Otherwise (kRows == 1) every load of A
+// is still a whole aligned 16-byte word: each lane loads the aligned word under its
+// elements and takes the next one from its neighbour lane by a shuffle, then shifts
+// the pair into place, so that x (16-byte aligned, contiguous: the dispatcher makes
+// a compact copy when it is not) is read in words at any alignment of A.
+// Realigned rows with 4 words in flight are held to 64 registers (4 blocks per SM,
+// as the aligned kernel): at 80 they ran 3 blocks per SM, and grids sized for the
+// aligned kernel's waves fell just past one wave (3329^2 bf16: 417 blocks, 396 slots).
 template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
           bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, kAligned || kUnroll > 4 ? 1 : 4)
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
-  static_assert(kAligned || kRows == 1, "unaligned rows peel one row at a time");
+  static_assert(kAligned || kRows == 1, "unaligned rows are realigned one row at a time");
   constexpr int V = kVector<TA>;
   constexpr int kGroups = kBlockThreads / kLanes;
   const int lane = threadIdx.x % kLanes;
@@ -37,6 +62,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int group_r = group / groups_k;
   const int block_rows = groups_r * kRows;
   const index_t first_row = static_cast<index_t>(blockIdx.x) * block_rows;
+  // The lanes of this thread's group in its warp (groups of one warp may take
+  // different numbers of rounds: they shuffle among themselves only).
+  const unsigned group_mask =
+      kLanes == 32 ? 0xffffffffu : ((1u << kLanes) - 1) << (threadIdx.x % 32 / kLanes * kLanes);
 
   __shared__ Acc reduced[kGroups * kRows];
 
@@ -59,102 +88,128 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
     for (int r = 0; r < kRows; ++r) sum[r] = 0;
 
-    // [vector_begin, vector_end): this segment's 16-byte words of the row;
-    // scalar_*: the elements before and after them.
-    index_t vector_begin, vector_end;
-    if constexpr (kAligned) {
-      vector_begin = segment_begin;  // split_length is a multiple of V
-      vector_end = segment_begin + (segment_end - segment_begin) / V * V;
-    } else {
-      const index_t misaligned = (reinterpret_cast<std::uintptr_t>(row[0]) % 16) / sizeof(TA);
-      const index_t first_aligned = (V - misaligned) % V;
-      vector_begin = segment_begin <= first_aligned
-                         ? first_aligned
-                         : first_aligned + (segment_begin - first_aligned + V - 1) / V * V;
-      vector_begin = min(vector_begin, segment_end);
-      vector_end = vector_begin + (segment_end - vector_begin) / V * V;
-    }
-
-    // The copy of x aligned like this row (unaligned rows), if the dispatcher made them.
-    const TX* x_aligned = nullptr;
+    // [vector_begin, vector_end): this segment's elements taken in words (multiples
+    // of V from the row's start, so x + c is 16-byte aligned); the elements before and
+    // after go one per lane.
+    index_t vector_begin = segment_begin;  // split_length is a multiple of V
+    index_t vector_end = segment_begin + (segment_end - segment_begin) / V * V;
+    int shift = 0;
+    const uint4* words = nullptr;  // unaligned: the aligned word under element 0 of the row
     if constexpr (!kAligned) {
-      if (args.x_copies != nullptr) {
-        constexpr index_t kCopies = kVector<TX>;  // x words: only the shift modulo this matters
-        const index_t shift = (kCopies - vector_begin % kCopies) % kCopies;
-        x_aligned = args.x_copies + shift * args.x_copies_stride + shift;
+      const auto address = reinterpret_cast<std::uintptr_t>(row[0]);
+      shift = static_cast<int>(address % 16);
+      words = reinterpret_cast<const uint4*>(address - shift);
+      if (shift != 0) {
+        // Every word loaded must lie inside the matrix: the one under the first
+        // element (row 0 of the matrix) and the one after the last element's.
+        const auto matrix_begin = reinterpret_cast<std::uintptr_t>(A);
+        const auto matrix_end =
+            reinterpret_cast<std::uintptr_t>(A + (args.count - 1) * args.lda + args.length);
+        const auto word_address = [&](index_t c) { return address - shift + static_cast<std::uintptr_t>(c / V) * 16; };
+        if (vector_begin < vector_end && word_address(vector_begin) < matrix_begin) vector_begin += V;
+        while (vector_end > vector_begin && word_address(vector_end) + 16 > matrix_end) vector_end -= V;
+        vector_end = max(vector_end, vector_begin);
       }
     }
-    const auto load_x = [&](index_t c, Acc* out) {
-      if (kAligned) {
-        load_cached_vector<TX, Acc, V>(x + c, out);
-      } else if (x_aligned != nullptr) {
-        load_cached_vector<TX, Acc, V>(x_aligned + c, out);
-      } else {
+
+    // Each round a thread takes kUnroll words of each of its rows, `spread` elements
+    // apart, all loaded before the first multiply. Aligned rows interleave the groups
+    // of a row word by word; realigned rows give each group kUnroll * kLanes
+    // consecutive words per round, so that a lane's next word is its neighbour's (the
+    // last lane's: the first lane's next one, and after the round's last word a load
+    // of its own).
+    const index_t step = static_cast<index_t>(groups_k) * kLanes * V;
+    const index_t chunk = kUnroll * step;
+    const index_t spread = kAligned ? step : static_cast<index_t>(kLanes) * V;
+    const index_t lane_offset = kAligned ? (static_cast<index_t>(group_k) * kLanes + lane) * V
+                                         : (static_cast<index_t>(group_k) * kUnroll * kLanes + lane) * V;
+    const auto multiply = [&](const uint4& word, const Acc (&xv)[V], int r) {
+      Acc av[V];
+      unpack<TA, Acc>(word, av);
 #pragma unroll
-        for (int e = 0; e < V; ++e) out[e] = to_acc(x[(c + e) * args.incx]);
+      for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
+    };
+    // One round from `base`; kMasked: some words may lie at or past `to` (they load a
+    // word that is safe to read and add nothing).
+    const auto round = [&](index_t base, index_t to, auto masked) {
+      constexpr bool kMasked = decltype(masked)::value;
+      uint4 a[kUnroll][kRows];
+      uint4 extra = make_uint4(0, 0, 0, 0);
+      index_t at[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const index_t c = base + lane_offset + u * spread;
+        // Aligned: a masked word re-reads the last one. Realigned: the word at `to`
+        // is the last word's successor, inside the matrix (see vector_end).
+        at[u] = !kMasked ? c : kAligned ? min(c, to - V) : min(c, to);
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+          a[u][r] = kAligned ? load_stream(row[r] + at[u]) : load_stream(words + at[u] / V);
+        }
+      }
+      if constexpr (kAligned) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t c = base + lane_offset + u * spread;
+          if (kMasked && c >= to) continue;
+          Acc xv[V];
+          load_cached_vector<TX, Acc, V>(x + c, xv);
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) multiply(a[u][r], xv, r);
+        }
+      } else {
+        // The last lane's next word after the round's last one (clamped like at[]).
+        if (lane == kLanes - 1 && shift != 0) {
+          const index_t c = base + lane_offset + (kUnroll - 1) * spread;
+          extra = load_stream(words + min(c + V, to) / V);
+        }
+        // The lanes' next words: lane l + 1's word of this u, for the last lane the
+        // first lane's of u + 1 (one shuffle: lane 0 sends that one).
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const uint4 send = lane == 0 && u + 1 < kUnroll ? a[u + 1][0] : a[u][0];
+          const int from_lane = (lane + 1) % kLanes;
+          uint4 high;
+          high.x = __shfl_sync(group_mask, send.x, from_lane, kLanes);
+          high.y = __shfl_sync(group_mask, send.y, from_lane, kLanes);
+          high.z = __shfl_sync(group_mask, send.z, from_lane, kLanes);
+          high.w = __shfl_sync(group_mask, send.w, from_lane, kLanes);
+          if (lane == kLanes - 1 && u == kUnroll - 1) high = extra;
+          const index_t c = base + lane_offset + u * spread;
+          if (kMasked && c >= to) continue;
+          Acc xv[V];
+          load_cached_vector<TX, Acc, V>(x + c, xv);
+          multiply(shift != 0 ? realign(a[u][0], high, shift) : a[u][0], xv, 0);
+        }
       }
     };
-
-    // Each thread takes the words lane_offset + j * step of [vector_begin, vector_end),
-    // kUnroll at a time. Rows start at different chunks and wrap around, so that rows
-    // streamed side by side are not all at the same column: with a leading dimension
-    // that is a multiple of the DRAM channel interleave they would all read one
-    // channel. (A guard; the slow points first blamed on this, 2824^2 and 1793^2 fp32,
-    // were slow for cuBLAS in the same run too, and did not repeat.)
-    const index_t step = static_cast<index_t>(groups_k) * kLanes * V;
-    const index_t lane_offset = (static_cast<index_t>(group_k) * kLanes + lane) * V;
-    const index_t chunk = kUnroll * step;
+    const auto stream = [&](index_t from, index_t to) {
+      index_t base = from;
+      for (; base + chunk <= to; base += chunk) round(base, to, std::false_type{});
+      // The rest, less than a round: one more round, masked, rather than a word at a
+      // time (each of which would wait a whole memory latency).
+      if (base < to) round(base, to, std::true_type{});
+    };
+    // Rows start at different chunks and wrap around, so that rows streamed side by
+    // side are not all at the same column: with a leading dimension that is a
+    // multiple of the DRAM channel interleave they would all read one channel. (A
+    // guard; the slow points first blamed on this, 2824^2 and 1793^2 fp32, were slow
+    // for cuBLAS in the same run too, and did not repeat.) The second part is whole
+    // chunks, so only the first can end in a masked round.
     const index_t chunks = (vector_end - vector_begin) / chunk;
     const index_t rotation = chunks > 1 ? (first_row + group_r * kRows) % chunks : 0;
     const index_t pivot = vector_begin + rotation * chunk;
-    const auto stream = [&](index_t from, index_t to) {
-      index_t c = from + lane_offset;
-      for (; c + (kUnroll - 1) * step < to; c += chunk) {
-        uint4 a[kUnroll][kRows];
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-#pragma unroll
-          for (int r = 0; r < kRows; ++r) a[u][r] = load_stream(row[r] + c + u * step);
-        }
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-          Acc xv[V];
-          load_x(c + u * step, xv);
-#pragma unroll
-          for (int r = 0; r < kRows; ++r) {
-            Acc av[V];
-            unpack<TA, Acc>(a[u][r], av);
-#pragma unroll
-            for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
-          }
-        }
-      }
-      for (; c < to; c += step) {
-        Acc xv[V];
-        load_x(c, xv);
-#pragma unroll
-        for (int r = 0; r < kRows; ++r) {
-          Acc av[V];
-          unpack<TA, Acc>(load_stream(row[r] + c), av);
-#pragma unroll
-          for (int e = 0; e < V; ++e) sum[r] = fma(av[e], xv[e], sum[r]);
-        }
-      }
-    };
     stream(pivot, vector_end);
     stream(vector_begin, pivot);
-    // The fewer than V elements before and after the words: one per lane of group 0.
+    // The elements before and after the words (fewer than 2V): group 0's lanes.
     if (group_k == 0) {
       const index_t head = vector_begin - segment_begin;
       const index_t tail = segment_end - vector_end;
-      if (lane < head || lane < tail) {
-        for (int part = 0; part < 2; ++part) {
-          const index_t e = part == 0 ? segment_begin + lane : vector_end + lane;
-          if (lane >= (part == 0 ? head : tail)) continue;
-          const Acc xe = to_acc(x[e * args.incx]);
+      for (index_t i = lane; i < head + tail; i += kLanes) {
+        const index_t e = i < head ? segment_begin + i : vector_end + (i - head);
+        const Acc xe = to_acc(x[e]);
 #pragma unroll
-          for (int r = 0; r < kRows; ++r) sum[r] = fma(to_acc(row[r][e]), xe, sum[r]);
-        }
+        for (int r = 0; r < kRows; ++r) sum[r] = fma(to_acc(row[r][e]), xe, sum[r]);
       }
     }
 
@@ -181,17 +236,18 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// x_copies for the unaligned dot_kernel: copies[j * stride + j + i] = x[i * incx].
+// A compact copy of x for the Dot form when x is strided or not 16-byte aligned:
+// packed[b * stride + i] = x[b * stride_x + i * incx], each entry 16-byte aligned.
 template <typename TX>
 __global__ void __launch_bounds__(kBlockThreads)
-    shifted_copies_kernel(const TX* x, index_t incx, index_t length, TX* copies, index_t stride) {
-  constexpr int V = kVector<TX>;
-  const index_t total = length * V;
+    pack_x_kernel(const TX* x, index_t incx, index_t stride_x, index_t length, index_t batch,
+                  TX* packed, index_t stride) {
+  const index_t total = length * batch;
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const index_t copy = i / length;
-    const index_t element = i % length;
-    copies[copy * stride + copy + element] = x[element * incx];
+    const index_t b = i / length;
+    const index_t e = i - b * length;
+    packed[b * stride + e] = x[b * stride_x + e * incx];
   }
 }
 
