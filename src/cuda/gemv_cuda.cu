@@ -277,6 +277,15 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
          0, state.stream, args);
 }
 
+// The Axpy kernel for an alignment and a number of vectors in flight (4 or 8 when
+// aligned; unaligned words are two loads each, and stay at 4).
+template <typename TA, typename TX, typename TY, typename Acc>
+auto axpy_variant(bool aligned, index_t unroll) {
+  return !aligned     ? axpy_kernel<TA, TX, TY, Acc, false, 4>
+         : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
+                       : axpy_kernel<TA, TX, TY, Acc, true, 4>;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -287,9 +296,13 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                        (args.batch == 1 || args.stride_a % V == 0);
 
   if (args.count <= kFewMaxCount) {
+    // kFewUnroll words per thread, but no fewer than 2 blocks per SM while there is a
+    // word for every thread (3 x 100003 bf16 made 13 blocks).
+    const index_t slots = state.multiprocessors * policy.target_threads_per_sm / kBlockThreads;
     const index_t blocks = std::max<index_t>(
-        1, std::min<index_t>(ceil_div(words, kBlockThreads * kFewUnroll),
-                             state.multiprocessors * policy.target_threads_per_sm / kBlockThreads));
+        1, std::min(std::max(ceil_div(words, kBlockThreads * kFewUnroll),
+                             std::min<index_t>(ceil_div(words, kBlockThreads), 2 * state.multiprocessors)),
+                    slots));
     const dim3 grid(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z));
     aligned ? launch(axpy_few_kernel<TA, TX, TY, Acc, true>, grid, 0, state.stream, args)
             : launch(axpy_few_kernel<TA, TX, TY, Acc, false>, grid, 0, state.stream, args);
@@ -321,7 +334,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
     splits = std::max<index_t>(1, std::min(max_splits, ceil_div(wanted, tiles)));
     args.split_length = ceil_div(args.count, splits);
-    if (aligned && policy.axpy_unroll == 8 && ceil_div(args.split_length, groups_k) >= 8) unroll = 8;
+    const index_t per_group = ceil_div(args.split_length, groups_k);
+    while (aligned && unroll < policy.axpy_unroll && unroll < per_group) unroll *= 2;
   } else {
     // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
     // too few stored vectors to give every group axpy_min_vectors_per_group of them,
@@ -338,8 +352,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t groups_k = kBlockThreads / lanes;
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
-    const auto kernel = aligned ? axpy_kernel<TA, TX, TY, Acc, true, 4> : axpy_kernel<TA, TX, TY, Acc, false, 4>;
-    const index_t slots = resident_blocks(kernel) * state.multiprocessors;
+    unroll = aligned ? policy.axpy_large_unroll : 4;
+    const index_t slots =
+        resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll)) * state.multiprocessors;
     index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_min_vectors_per_group));
     max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
                                                                 static_cast<index_t>(tile_outputs * sizeof(Acc))));
@@ -357,9 +372,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
-  const auto kernel = !aligned      ? axpy_kernel<TA, TX, TY, Acc, false, 4>
-                      : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
-                                    : axpy_kernel<TA, TX, TY, Acc, true, 4>;
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll);
   if (splits > 1) {
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles),
                                            static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));

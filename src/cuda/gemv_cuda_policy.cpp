@@ -11,6 +11,8 @@
 namespace fastmv::kernels::cuda {
 namespace {
 
+bool unroll_ok(index_t unroll) { return unroll == 4 || unroll == 8; }
+
 GemvPolicy parse(const char* text) {
   GemvPolicy policy;
   if (text == nullptr) return policy;
@@ -28,6 +30,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_lanes", &policy.axpy_lanes},
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},
+      {"axpy_large_unroll", &policy.axpy_large_unroll},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
       {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},
@@ -68,11 +71,12 @@ GemvPolicy parse(const char* text) {
       policy.axpy_min_vectors_per_group < 1 || policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
-      policy.axpy_blocks_per_sm < 1 || (policy.axpy_unroll != 4 && policy.axpy_unroll != 8)) {
+      policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
+      !unroll_ok(policy.axpy_large_unroll)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
-                          "axpy_unroll 4 or 8, the others >= 1");
+                          "axpy_unroll and axpy_large_unroll 4 or 8, the others >= 1");
   }
   return policy;
 }

@@ -55,8 +55,11 @@ struct GemvPolicy {
   // Axpy form, matrices under axpy_small_matrix_bytes: lanes halved down to 4 while
   // the tiles give fewer than axpy_blocks_per_sm blocks per SM.
   index_t axpy_blocks_per_sm = 2;
-  // Axpy form, small matrices: 16-byte words in flight per thread (4 or 8).
+  // Axpy form, aligned vectors of small matrices: 16-byte words in flight per thread
+  // (4 or 8; fewer when a group has fewer vectors).
   index_t axpy_unroll = 8;
+  // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
+  index_t axpy_large_unroll = 4;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;

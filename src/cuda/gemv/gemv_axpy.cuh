@@ -127,33 +127,32 @@ __global__ void __launch_bounds__(kBlockThreads)
       constexpr bool kWhole = decltype(whole)::value;
       index_t k = k_begin + group_k;
       const index_t step = groups_k;
-      for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) {
+      // One round: kUnroll vectors loaded before the first multiply. kMasked: vectors
+      // at or past k_end re-read vector k (valid) and add nothing.
+      const auto round = [&](auto masked) {
+        constexpr bool kMasked = decltype(masked)::value;
         Fetched<TA> fetched[kUnroll];
         TX xk[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          fetch_outputs<TA, kAligned, kWhole>(A + (k + u * step) * args.lda, mine, limit,
-                                              fetched[u]);
-          xk[u] = x[(k + u * step) * args.incx];
+          const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+          fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
+          xk[u] = x[at * args.incx];
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
+          if (kMasked && k + u * step >= k_end) continue;
           Acc a[V];
           convert_outputs<TA, Acc>(fetched[u], a);
           const Acc xu = to_acc(xk[u]);
 #pragma unroll
           for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
         }
-      }
-      for (; k < k_end; k += step) {
-        Fetched<TA> fetched;
-        fetch_outputs<TA, kAligned, kWhole>(A + k * args.lda, mine, limit, fetched);
-        Acc a[V];
-        convert_outputs<TA, Acc>(fetched, a);
-        const Acc xk = to_acc(x[k * args.incx]);
-#pragma unroll
-        for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xk, sum[i]);
-      }
+      };
+      for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) round(std::false_type{});
+      // The rest, fewer than kUnroll vectors: one masked round rather than one vector
+      // at a time (each of which would wait a whole memory latency).
+      if (k < k_end) round(std::true_type{});
     };
     if (mine >= V) {
       accumulate(std::true_type{});
