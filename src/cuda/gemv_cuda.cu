@@ -338,14 +338,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     while (aligned && unroll < policy.axpy_unroll && unroll < per_group) unroll *= 2;
   } else {
     // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
-    // too few stored vectors to give every group axpy_min_vectors_per_group of them,
+    // too few stored vectors to give every group axpy_min_vectors_per_group(_2byte) of them,
     // fewer when the vectors are short; the reduction split over blocks for the split
     // that fills CUDA's resident block slots best. (Blocks owning their outputs with
     // 8 lanes, as for small matrices, measured 10-40 % slower from 8 MiB up in the
     // acceptance sweep, unaligned vectors worst.)
     lanes = policy.axpy_lanes;
-    const index_t groups_wanted =
-        std::max<index_t>(1, pow2_floor(args.count / policy.axpy_min_vectors_per_group));
+    const index_t min_vectors = sizeof(TA) == 2 ? policy.axpy_min_vectors_per_group_2byte
+                                                : policy.axpy_min_vectors_per_group;
+    const index_t groups_wanted = std::max<index_t>(1, pow2_floor(args.count / min_vectors));
     if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
     lanes = std::min<index_t>(lanes, kBlockThreads);
@@ -355,7 +356,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     unroll = aligned ? policy.axpy_large_unroll : 4;
     const index_t slots =
         resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll)) * state.multiprocessors;
-    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_min_vectors_per_group));
+    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
     max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
                                                                 static_cast<index_t>(tile_outputs * sizeof(Acc))));
     max_splits = std::min(max_splits, policy.max_splits);

@@ -27,6 +27,7 @@ GemvPolicy parse(const char* text) {
       {"staged_max_lda_over_length", &policy.staged_max_lda_over_length},
       {"staged_blocks_per_sm", &policy.staged_blocks_per_sm},
       {"axpy_min_vectors_per_group", &policy.axpy_min_vectors_per_group},
+      {"axpy_min_vectors_per_group_2byte", &policy.axpy_min_vectors_per_group_2byte},
       {"axpy_lanes", &policy.axpy_lanes},
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},
@@ -68,7 +69,8 @@ GemvPolicy parse(const char* text) {
   if (policy.target_threads_per_sm < 256 || policy.axpy_lanes < 4 || policy.axpy_lanes > 256 ||
       (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
       policy.dot_min_words_per_thread < 1 || policy.dot_split_min_words_per_thread < 1 ||
-      policy.axpy_min_vectors_per_group < 1 || policy.axpy_small_min_vectors_per_group < 1 ||
+      policy.axpy_min_vectors_per_group < 1 || policy.axpy_min_vectors_per_group_2byte < 1 ||
+      policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||

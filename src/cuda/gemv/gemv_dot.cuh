@@ -43,12 +43,13 @@ __device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, in
 // elements and takes the next one from its neighbour lane by a shuffle, then shifts
 // the pair into place, so that x (16-byte aligned, contiguous: the dispatcher makes
 // a compact copy when it is not) is read in words at any alignment of A.
-// Realigned rows with 4 words in flight are held to 64 registers (4 blocks per SM,
-// as the aligned kernel): at 80 they ran 3 blocks per SM, and grids sized for the
-// aligned kernel's waves fell just past one wave (3329^2 bf16: 417 blocks, 396 slots).
+// Registers: one row with 4 words in flight is held to 64 (4 blocks per SM), the
+// deeper variants to 128 (2 per SM). Left to itself ptxas gave the aligned bf16
+// kernel 118 (2 blocks per SM: 8448^2 bf16 52 us, 8456^2 67 us) and the realigned
+// one 80 (3 per SM: 3329^2 bf16 made 417 blocks for 396 slots).
 template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
           bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads, kAligned || kUnroll > 4 ? 1 : 4)
+__global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 : 2)
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
   static_assert(kAligned || kRows == 1, "unaligned rows are realigned one row at a time");
@@ -135,16 +136,15 @@ __global__ void __launch_bounds__(kBlockThreads, kAligned || kUnroll > 4 ? 1 : 4
       constexpr bool kMasked = decltype(masked)::value;
       uint4 a[kUnroll][kRows];
       uint4 extra = make_uint4(0, 0, 0, 0);
-      index_t at[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const index_t c = base + lane_offset + u * spread;
         // Aligned: a masked word re-reads the last one. Realigned: the word at `to`
         // is the last word's successor, inside the matrix (see vector_end).
-        at[u] = !kMasked ? c : kAligned ? min(c, to - V) : min(c, to);
+        const index_t at = !kMasked ? c : kAligned ? min(c, to - V) : min(c, to);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-          a[u][r] = kAligned ? load_stream(row[r] + at[u]) : load_stream(words + at[u] / V);
+          a[u][r] = kAligned ? load_stream(row[r] + at) : load_stream(words + at / V);
         }
       }
       if constexpr (kAligned) {
