@@ -344,8 +344,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 8 lanes, as for small matrices, measured 10-40 % slower from 8 MiB up in the
     // acceptance sweep, unaligned vectors worst.)
     lanes = policy.axpy_lanes;
-    const index_t min_vectors = sizeof(TA) == 2 ? policy.axpy_min_vectors_per_group_2byte
-                                                : policy.axpy_min_vectors_per_group;
+    const bool long_splits =
+        sizeof(TA) == 2 &&
+        args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >= policy.axpy_long_splits_min_bytes;
+    const index_t min_vectors =
+        long_splits ? policy.axpy_min_vectors_per_group_2byte : policy.axpy_min_vectors_per_group;
     const index_t groups_wanted = std::max<index_t>(1, pow2_floor(args.count / min_vectors));
     if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));

@@ -28,6 +28,7 @@ GemvPolicy parse(const char* text) {
       {"staged_blocks_per_sm", &policy.staged_blocks_per_sm},
       {"axpy_min_vectors_per_group", &policy.axpy_min_vectors_per_group},
       {"axpy_min_vectors_per_group_2byte", &policy.axpy_min_vectors_per_group_2byte},
+      {"axpy_long_splits_min_bytes", &policy.axpy_long_splits_min_bytes},
       {"axpy_lanes", &policy.axpy_lanes},
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},

@@ -44,9 +44,11 @@ struct GemvPolicy {
 
   // Axpy form: each thread group handles at least this many stored vectors per split.
   index_t axpy_min_vectors_per_group = 16;
-  // ... for 2-byte types (fewer, longer splits: bf16 4096 x 14336 row T 48.4 -> 43.6 us,
-  // 4096^2 16.5 -> 15.7 us, the rest within 1 %; fp32 3072^2 lost 3 % with 32).
+  // ... for 2-byte types from axpy_long_splits_min_bytes up (fewer, longer splits: bf16
+  // 4096 x 14336 row T 48.4 -> 43.6 us, 4096^2 16.5 -> 15.7 us, the rest within 1 %;
+  // below 32 MiB slower, 2056^2 bf16 by 22 %; fp32 3072^2 lost 3 %).
   index_t axpy_min_vectors_per_group_2byte = 32;
+  index_t axpy_long_splits_min_bytes = index_t(32) << 20;
   // ... and for matrices under axpy_small_matrix_bytes, which take a few microseconds
   // and are latency-bound: more, shorter groups; 8 vectors (one round of loads) rather
   // than a split, whose handshake costs about 2 us.
