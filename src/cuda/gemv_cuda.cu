@@ -321,8 +321,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // partial sums, whose handshake costs about 2 us. Each group keeps
     // axpy_small_min_vectors_per_group vectors (one round of loads) before the
     // reduction is split over blocks for what is still missing; 8 words in flight
-    // when every group has 8 vectors (256^2 fp32: 2.8 us against 8.9 with the
-    // large-matrix choice, which left 2 blocks walking 32 columns each).
+    // (axpy_unroll) when a group has more than 4 vectors, the last round masked
+    // (256^2 fp32: 2.8 us against 8.9 with the large-matrix choice, which left 2
+    // blocks walking 32 columns each).
     lanes = std::min<index_t>(policy.axpy_lanes, kBlockThreads / V);
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
     const index_t wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
@@ -344,9 +345,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 8 lanes, as for small matrices, measured 10-40 % slower from 8 MiB up in the
     // acceptance sweep, unaligned vectors worst.)
     lanes = policy.axpy_lanes;
-    const bool long_splits =
-        sizeof(TA) == 2 &&
-        args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >= policy.axpy_long_splits_min_bytes;
+    const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+    const bool long_splits = sizeof(TA) == 2 && matrix_bytes >= policy.axpy_long_splits_min_bytes;
     const index_t min_vectors =
         long_splits ? policy.axpy_min_vectors_per_group_2byte : policy.axpy_min_vectors_per_group;
     const index_t groups_wanted = std::max<index_t>(1, pow2_floor(args.count / min_vectors));

@@ -106,7 +106,9 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
         const auto matrix_begin = reinterpret_cast<std::uintptr_t>(A);
         const auto matrix_end =
             reinterpret_cast<std::uintptr_t>(A + (args.count - 1) * args.lda + args.length);
-        const auto word_address = [&](index_t c) { return address - shift + static_cast<std::uintptr_t>(c / V) * 16; };
+        const auto word_address = [&](index_t c) {
+          return address - shift + static_cast<std::uintptr_t>(c / V) * 16;
+        };
         if (vector_begin < vector_end && word_address(vector_begin) < matrix_begin) vector_begin += V;
         while (vector_end > vector_begin && word_address(vector_end) + 16 > matrix_end) vector_end -= V;
         vector_end = max(vector_end, vector_begin);
