@@ -68,28 +68,9 @@ __device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remain
   }
 }
 
-// 32-bit word `first + s` of the pair (low, high), s in 0..3.
-__device__ __forceinline__ unsigned pick_word(const unsigned (&words)[8], int first, int s) {
-  const unsigned a = words[first], b = words[first + 1], c = words[first + 2], d = words[first + 3];
-  return s == 0 ? a : s == 1 ? b : s == 2 ? c : d;
-}
-
 template <typename TA, typename Acc>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
-  uint4 word = in.low;
-  if (in.shift != 0) {
-    const unsigned words[8] = {in.low.x,  in.low.y,  in.low.z,  in.low.w,
-                               in.high.x, in.high.y, in.high.z, in.high.w};
-    const int s = in.shift / 4;           // whole 32-bit words
-    const unsigned bits = (in.shift % 4) * 8;  // and 16 bits more for 2-byte types
-    unsigned realigned[4];
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      realigned[t] = __funnelshift_r(pick_word(words, t, s), pick_word(words, t + 1, s), bits);
-    }
-    word = make_uint4(realigned[0], realigned[1], realigned[2], realigned[3]);
-  }
-  unpack<TA, Acc>(word, out);
+  unpack<TA, Acc>(in.shift != 0 ? realign(in.low, in.high, in.shift) : in.low, out);
 }
 
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll>

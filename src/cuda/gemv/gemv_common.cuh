@@ -95,6 +95,23 @@ __device__ __forceinline__ void unpack(const uint4& raw, Acc* out) {
   }
 }
 
+// The 16 bytes that start `shift` bytes (1..15) into the aligned word `low`, the rest
+// from the next aligned word `high`: how both forms read elements that do not start on
+// a 16-byte boundary with aligned 16-byte loads only.
+__device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, int shift) {
+  const unsigned words[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
+  const int s = shift / 4;                // whole 32-bit words
+  const unsigned bits = (shift % 4) * 8;  // and 16 bits more for 2-byte types
+  unsigned out[4];
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const unsigned a = s == 0 ? words[t] : s == 1 ? words[t + 1] : s == 2 ? words[t + 2] : words[t + 3];
+    const unsigned b = s == 0 ? words[t + 1] : s == 1 ? words[t + 2] : s == 2 ? words[t + 3] : words[t + 4];
+    out[t] = __funnelshift_r(a, b, bits);
+  }
+  return make_uint4(out[0], out[1], out[2], out[3]);
+}
+
 // Count elements of T starting at a 16-byte aligned `pointer`, count * sizeof(T) a
 // multiple of 16, converted to Acc.
 template <typename T, typename Acc, int Count>

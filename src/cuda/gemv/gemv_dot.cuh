@@ -20,29 +20,13 @@ namespace fastmv::gemv_cuda {
 constexpr index_t kStagedMaxLength = 32;
 constexpr int kStagedTileBytes = 16384;
 
-// The word of A holding elements [c, c + V) of a row that starts `shift` bytes past a
-// 16-byte boundary, from the two aligned words `low` (element c's) and `high` (the
-// next): the bytes shift..15 of low, then 0..shift-1 of high.
-__device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, int shift) {
-  const unsigned words[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
-  const int s = shift / 4;
-  const unsigned bits = (shift % 4) * 8;
-  unsigned out[4];
-#pragma unroll
-  for (int t = 0; t < 4; ++t) {
-    const unsigned a = s == 0 ? words[t] : s == 1 ? words[t + 1] : s == 2 ? words[t + 2] : words[t + 3];
-    const unsigned b = s == 0 ? words[t + 1] : s == 1 ? words[t + 2] : s == 2 ? words[t + 3] : words[t + 4];
-    out[t] = __funnelshift_r(a, b, bits);
-  }
-  return make_uint4(out[0], out[1], out[2], out[3]);
-}
-
 // kUnroll: words per row in flight per thread before the first multiply.
 // kAligned: rows start on 16-byte boundaries. Otherwise (kRows == 1) every load of A
 // is still a whole aligned 16-byte word: each lane loads the aligned word under its
 // elements and takes the next one from its neighbour lane by a shuffle, then shifts
-// the pair into place, so that x (16-byte aligned, contiguous: the dispatcher makes
-// a compact copy when it is not) is read in words at any alignment of A.
+// the pair into place (realign, gemv_common.cuh), so that x (16-byte aligned,
+// contiguous: the dispatcher makes a compact copy when it is not) is read in words at
+// any alignment of A.
 // Registers: one row with 4 words in flight is held to 64 (4 blocks per SM), the
 // deeper variants to 128 (2 per SM). Left to itself ptxas gave the aligned bf16
 // kernel 118 (2 blocks per SM: 8448^2 bf16 52 us, 8456^2 67 us) and the realigned
