@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU machine's one command: build Release for the GPU, run every test (the CUDA
-# ones included), compute-sanitizer memcheck and racecheck on a reduced CUDA set, the
+# ones included, and the CUDA ones again with the kernel variants that only a policy
+# override selects), compute-sanitizer memcheck and racecheck on a reduced CUDA set, the
 # GPU benchmark (fastmv against cuBLAS) with its plots, and print a summary last.
 # Results go to $OUT (default out/gpu): logs, JSON, CSV, PNG.
 #
@@ -53,10 +54,19 @@ step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFAST
 step build cmake --build "$build" -j "$(nproc)"
 step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 
+# The kernel variants that only a policy override selects, run on every CUDA test shape:
+# 8 words in flight for realigned Dot rows and for large Axpy matrices, Dot splits down
+# to one word per thread, the staged kernel's smallest tiles, the 2-byte Axpy long
+# splits at every size (names: src/cuda/gemv_cuda_policy.hpp).
+cuda_test="$build/tests/gemv/gemv_test_cuda"
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1'
+if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
+  step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
+fi
+
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
 # over every kernel variant and error path, racecheck over the kernels that share
 # partial sums between threads and blocks.
-cuda_test="$build/tests/gemv/gemv_test_cuda"
 memcheck_filter='GemvRandomTest/*.ShapeCrossUnitIncrements:GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*:GemvExactTest/*.EmptyMatrix*:GemvErrorTest.*:GemvMixedPrecisionTest/*.ShapeCross:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatched*:Cuda*'
 racecheck_filter='GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatchedTest/*.AttentionDecodeShapes:GemvStridedBatchedTest/*.AlignedProducts:CudaContextTest.AsynchronousCallsAreOrderedAndSynchronized'
 if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
@@ -81,6 +91,7 @@ fi
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
+grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-forced-policy.log" 2>/dev/null | sed 's/^/forced policy: /'
 for tool in memcheck racecheck; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
