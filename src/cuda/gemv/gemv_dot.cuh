@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
           for (int r = 0; r < kRows; ++r) multiply(a[u][r], xv, r);
         }
       } else {
-        // The last lane's next word after the round's last one (clamped like at[]).
+        // The last lane's next word after the round's last one (clamped to `to` too).
         if (lane == kLanes - 1 && shift != 0) {
           const index_t c = base + lane_offset + (kUnroll - 1) * spread;
           extra = load_stream(words + min(c + V, to) / V);
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     const index_t pivot = vector_begin + rotation * chunk;
     stream(pivot, vector_end);
     stream(vector_begin, pivot);
-    // The elements before and after the words (fewer than 2V): group 0's lanes.
+    // The elements before and after the words (fewer than 3V): group 0's lanes.
     if (group_k == 0) {
       const index_t head = vector_begin - segment_begin;
       const index_t tail = segment_end - vector_end;
