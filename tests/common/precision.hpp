@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "fastmv/half.hpp"
@@ -108,6 +109,14 @@ struct Precision {
   using TA = TA_;
   using TX = TX_;
   using TY = TX_;
+};
+
+// Typed-test names for Precision types: "bfloat16_float" and the like.
+struct PrecisionNames {
+  template <typename P>
+  static std::string GetName(int) {
+    return std::string(type_name<typename P::TA>()) + "_" + type_name<typename P::TX>();
+  }
 };
 
 }  // namespace fastmv_test

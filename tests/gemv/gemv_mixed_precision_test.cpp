@@ -72,13 +72,6 @@ class GemvMixedPrecisionTest : public BackendTest {
   }
 };
 
-struct PrecisionNames {
-  template <typename P>
-  static std::string GetName(int) {
-    return std::string(type_name<typename P::TA>()) + "_" + type_name<typename P::TX>();
-  }
-};
-
 using MixedPrecisions =
     ::testing::Types<Precision<fastmv::half, float>, Precision<fastmv::half, fastmv::half>,
                      Precision<fastmv::bfloat16, float>,

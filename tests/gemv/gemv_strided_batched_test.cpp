@@ -291,13 +291,6 @@ class GemvStridedBatchedTest : public BackendTest {
   }
 };
 
-struct PrecisionNames {
-  template <typename P>
-  static std::string GetName(int) {
-    return std::string(type_name<typename P::TA>()) + "_" + type_name<typename P::TX>();
-  }
-};
-
 using AllPrecisions =
     ::testing::Types<Precision<float, float>, Precision<double, double>,
                      Precision<fastmv::half, float>, Precision<fastmv::half, fastmv::half>,
