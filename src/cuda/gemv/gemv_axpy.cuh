@@ -73,6 +73,49 @@ __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out
   unpack<TA, Acc>(in.shift != 0 ? realign(in.low, in.high, in.shift) : in.low, out);
 }
 
+// The end of a block of the Axpy form: each thread's V sums (outputs lane * V ...) of
+// its group are added over the block's groups_k groups and finished (y, or the
+// block's partial tile of a split). `reduced` holds kBlockThreads * V values.
+//
+// reduced[group][output]; for tiles of at most kBlockThreads outputs, each output's
+// groups are shared by `parts` consecutive lanes of one warp (parts = groups_k / V, a
+// power of 2 <= 32 as lanes >= 4), each adding every parts-th group, combined by
+// shuffles in a fixed order, the totals going back to reduced[output]; wider tiles
+// (few long groups) add them one thread per output.
+template <typename TY, typename Acc, int V, typename Args>
+__device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, index_t b,
+                                                      index_t tile_first, index_t remaining,
+                                                      int lane, int group_k, int groups_k,
+                                                      int tile_outputs, Acc* reduced,
+                                                      const Acc (&sum)[V]) {
+#pragma unroll
+  for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
+  __syncthreads();
+  const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
+  if (tile_outputs <= kBlockThreads) {
+    const int parts = kBlockThreads / tile_outputs;
+    const int t = threadIdx.x / parts;
+    const int part = threadIdx.x % parts;
+    Acc total = 0;
+    for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
+    for (int offset = parts / 2; offset > 0; offset /= 2) {
+      total += __shfl_xor_sync(0xffffffffu, total, offset);
+    }
+    __syncthreads();
+    if (part == 0) reduced[t] = total;
+    __syncthreads();
+    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
+                         [&](int output) { return reduced[output]; });
+  } else {
+    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length, [&](int output) {
+      Acc total = 0;
+      for (int g = 0; g < groups_k; ++g) total += reduced[g * tile_outputs + output];
+      return total;
+    });
+  }
+  __syncthreads();
+}
+
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
@@ -141,37 +184,8 @@ __global__ void __launch_bounds__(kBlockThreads)
       accumulate(std::false_type{});
     }
 
-    // Add the groups' sums. reduced[group][output]; for tiles of at most kBlockThreads
-    // outputs, each output's groups are shared by `parts` consecutive lanes of one warp
-    // (parts = groups_k / V, a power of 2 <= 32 as lanes >= 4), each adding every
-    // parts-th group, combined by shuffles in a fixed order, the totals going back to
-    // reduced[output]; wider tiles (few long groups) add them one thread per output.
-#pragma unroll
-    for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
-    __syncthreads();
-    const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
-    if (tile_outputs <= kBlockThreads) {
-      const int parts = kBlockThreads / tile_outputs;
-      const int t = threadIdx.x / parts;
-      const int part = threadIdx.x % parts;
-      Acc total = 0;
-      for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
-      for (int offset = parts / 2; offset > 0; offset /= 2) {
-        total += __shfl_xor_sync(0xffffffffu, total, offset);
-      }
-      __syncthreads();
-      if (part == 0) reduced[t] = total;
-      __syncthreads();
-      finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
-                           [&](int output) { return reduced[output]; });
-    } else {
-      finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length, [&](int output) {
-        Acc total = 0;
-        for (int g = 0; g < groups_k; ++g) total += reduced[g * tile_outputs + output];
-        return total;
-      });
-    }
-    __syncthreads();
+    add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, remaining, lane, group_k, groups_k,
+                                      tile_outputs, reduced, sum);
   }
 }
 
