@@ -1,12 +1,16 @@
 // CUDA GEMV: picks the kernel variant and launch shape for a canonical problem
 // (kernels/gemv_kernels.hpp) and queues it on the context's stream.
+#include <cuda.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
 #include "cuda/gemv/gemv_axpy.cuh"
+#include "cuda/gemv/gemv_axpy_tma.cuh"
 #include "cuda/gemv/gemv_dot.cuh"
 #include "cuda/gemv_cuda_policy.hpp"
 #include "cuda/state.hpp"
@@ -34,9 +38,9 @@ constexpr unsigned kMaxGridZ = 65535;
 
 // Launches with at least `shared_bytes` of dynamic shared memory, more when the
 // policy caps the blocks resident per SM (fewer concurrent streams of A per SM).
-template <typename Kernel, typename Args>
+template <typename Kernel, typename... Params>
 void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t stream,
-            const Args& args) {
+            const Params&... params) {
   const index_t cap = GemvPolicy::get().blocks_per_sm;
   if (cap > 0) {
     int per_sm = 0;
@@ -55,22 +59,33 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t str
       shared_bytes = static_cast<std::size_t>(padded);
     }
   }
-  kernel<<<grid, kBlockThreads, shared_bytes, stream>>>(args);
+  kernel<<<grid, kBlockThreads, shared_bytes, stream>>>(params...);
   fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
 }
 
-// Blocks of `kernel` (kBlockThreads threads, no dynamic shared memory) resident per
-// SM, asked of CUDA once per kernel.
+// Blocks of `kernel` (kBlockThreads threads, `shared_bytes` of dynamic shared memory)
+// resident per SM, asked of CUDA once per kernel and size. A kernel that needs more
+// than the default 48 KiB of dynamic shared memory is allowed it here, before the
+// first query and so before its first launch.
 template <typename Kernel>
-index_t resident_blocks(Kernel kernel) {
+index_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0) {
   static std::mutex mutex;
-  static std::unordered_map<const void*, int> cache;
+  static std::map<std::pair<const void*, std::size_t>, int> cache;
+  static std::map<const void*, std::size_t> allowed;
   std::lock_guard<std::mutex> lock(mutex);
-  const void* key = reinterpret_cast<const void*>(kernel);
+  const void* function = reinterpret_cast<const void*>(kernel);
+  const auto key = std::make_pair(function, shared_bytes);
   auto found = cache.find(key);
   if (found == cache.end()) {
+    if (shared_bytes > 48 * 1024 && allowed[function] < shared_bytes) {
+      fastmv::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared_bytes)),
+                          "fastmv::gemv: cudaFuncSetAttribute");
+      allowed[function] = shared_bytes;
+    }
     int blocks = 0;
-    fastmv::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads, 0),
+    fastmv::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads,
+                                                                      shared_bytes),
                         "fastmv::gemv: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     found = cache.emplace(key, std::max(blocks, 1)).first;
   }
@@ -286,6 +301,163 @@ auto axpy_variant(bool aligned, index_t unroll) {
                        : axpy_kernel<TA, TX, TY, Acc, true, 4>;
 }
 
+// --- The Axpy form through the TMA unit (gemv_axpy_tma.cuh).
+
+// cuTensorMapEncodeTiled, found at run time (libfastmv does not link libcuda); null
+// where the driver lacks it.
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+EncodeTiled tensor_map_encoder() {
+  static const EncodeTiled encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      function = nullptr;
+    }
+    return reinterpret_cast<EncodeTiled>(function);
+  }();
+  return encode;
+}
+
+template <typename T>
+CUtensorMapDataType tensor_map_type() {
+  if constexpr (std::is_same_v<T, float>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  if constexpr (std::is_same_v<T, double>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  if constexpr (std::is_same_v<T, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+}
+
+// A tiled tensor map of `rank` dimensions (sizes and byte strides of dimensions 1..),
+// zeros outside it. False where the driver refuses it.
+template <typename T>
+bool encode_map(CUtensorMap& map, const void* base, cuuint32_t rank, const cuuint64_t* sizes,
+                const cuuint64_t* strides, const cuuint32_t* box) {
+  const EncodeTiled encode = tensor_map_encoder();
+  if (encode == nullptr) return false;
+  const cuuint32_t unit[3] = {1, 1, 1};
+  return encode(&map, tensor_map_type<T>(), rank, const_cast<void*>(base), sizes, strides, box, unit,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+auto axpy_tma_variant() {
+  return axpy_tma_kernel<TA, TX, TY, Acc, kWords>;
+}
+
+// Queues the call on the TMA kernel and returns true, or returns false (nothing
+// queued) where it does not apply: A or x not on 16-byte boundaries, x strided,
+// sizes past the maps' 32-bit coordinates, or the driver refusing the maps.
+template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  constexpr index_t kTile = kWords * V;
+  constexpr index_t kColumns = kTmaColumns<kWords>;
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t stages_in_ring = policy.axpy_tma_stages;
+  const std::size_t shared = axpy_tma_shared_bytes<TA, TX, kWords>(static_cast<int>(stages_in_ring));
+  const auto kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords>();
+
+  AxpyTmaMaps maps;
+  const index_t a_bytes = static_cast<index_t>(sizeof(TA));
+  const index_t x_bytes = static_cast<index_t>(sizeof(TX));
+  const auto round16 = [](index_t bytes) { return (bytes + 15) / 16 * 16; };
+  const cuuint64_t a_sizes[3] = {static_cast<cuuint64_t>(args.length), static_cast<cuuint64_t>(args.count),
+                                 static_cast<cuuint64_t>(args.batch)};
+  const cuuint64_t a_strides[2] = {
+      static_cast<cuuint64_t>(args.lda * a_bytes),
+      static_cast<cuuint64_t>(args.batch > 1 ? args.stride_a * a_bytes : round16(args.lda * args.count * a_bytes))};
+  const cuuint32_t a_box[3] = {static_cast<cuuint32_t>(kTile), static_cast<cuuint32_t>(kColumns), 1};
+  const cuuint64_t x_sizes[2] = {static_cast<cuuint64_t>(args.count), static_cast<cuuint64_t>(args.batch)};
+  const cuuint64_t x_strides[1] = {
+      static_cast<cuuint64_t>(args.batch > 1 ? args.stride_x * x_bytes : round16(args.count * x_bytes))};
+  const cuuint32_t x_box[2] = {static_cast<cuuint32_t>(kColumns), 1};
+  if (!encode_map<TA>(maps.a, args.A, 3, a_sizes, a_strides, a_box) ||
+      !encode_map<TX>(maps.x, args.x, 2, x_sizes, x_strides, x_box)) {
+    return false;
+  }
+
+  // Splits of the reduction only where the tiles leave most SMs idle (tall-skinny A),
+  // then enough to fill the block slots: their partial sums and handshake cost about
+  // 2 us, a third of a small call (bf16 2048^2, 64 tiles: 8.2 us with 2 splits, 5.9
+  // without), but 100000 x 256 row T makes 8 tiles. Each split keeps at least
+  // axpy_tma_min_stages_per_split stages.
+  const index_t slots = resident_blocks(kernel, shared) * state.multiprocessors;  // allows `shared`, too
+  const index_t tiles = ceil_div(args.length, kTile) * args.batch;
+  const index_t stages = ceil_div(args.count, kColumns);
+  index_t splits = 1;
+  if (4 * tiles < state.multiprocessors && args.batch == 1) {
+    splits = std::max<index_t>(1, std::min(ceil_div(slots, tiles),
+                                           stages / std::max<index_t>(1, policy.axpy_tma_min_stages_per_split)));
+  }
+  splits = std::min(splits, policy.max_splits);
+  args.split_length = ceil_div(stages, splits) * kColumns;
+  splits = ceil_div(args.count, args.split_length);
+  args.splits = static_cast<int>(splits);
+  const index_t tiles_per_batch = ceil_div(args.length, kTile);
+  if (splits > 1) {
+    const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles_per_batch),
+                                           static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
+    args.counters = workspace.counters;
+    args.partials = static_cast<Acc*>(workspace.scratch);
+  }
+  if (policy.trace) {
+    std::fprintf(stderr,
+                 "fastmv gemv axpy tma: %lld x %lld lda %lld batch %lld: tile %lld x %lld, stages %lld, "
+                 "splits %lld, %lld blocks (%lld slots)\n",
+                 static_cast<long long>(args.count), static_cast<long long>(args.length),
+                 static_cast<long long>(args.lda), static_cast<long long>(args.batch),
+                 static_cast<long long>(kTile), static_cast<long long>(kColumns),
+                 static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
+                 static_cast<long long>(tiles * splits), static_cast<long long>(slots));
+  }
+  launch(kernel,
+         dim3(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits), static_cast<unsigned>(args.batch)),
+         shared, state.stream, args, maps, static_cast<int>(stages_in_ring));
+  return true;
+}
+
+// The TMA kernel's tile width, 4, 8 or 16 words of each vector: the one whose busiest
+// SM reads least, ceil(tiles / slots) tiles of its width (a wider tile when equal:
+// fewer waves). fp32 3072^2 (192 tiles of 4 words, 96 of 8, with 264 slots) takes 4;
+// bf16 4096 x 14336 row T (448 or 224) takes 8.
+template <typename TA, typename TX, typename TY, typename Acc>
+bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t x_bytes = static_cast<index_t>(sizeof(TX));
+  const bool fits = args.incx == 1 && aligned16(args.x) && (args.batch == 1 || args.stride_x * x_bytes % 16 == 0) &&
+                    args.length < (index_t(1) << 31) && args.count < (index_t(1) << 31) &&
+                    args.batch <= static_cast<index_t>(kMaxGridZ);
+  if (!fits) return false;
+  index_t words = policy.axpy_tma_words;
+  if (words == 0) {
+    // Every width has the same shared memory (stages of 16 KiB), so the same slots.
+    const index_t slots =
+        resident_blocks(axpy_tma_variant<TA, TX, TY, Acc, 4>(),
+                        axpy_tma_shared_bytes<TA, TX, 4>(static_cast<int>(policy.axpy_tma_stages))) *
+        state.multiprocessors;
+    index_t least = -1;
+    for (index_t w = 16; w >= 4; w /= 2) {
+      const index_t busiest = ceil_div(ceil_div(args.length, w * V) * args.batch, slots) * w;
+      if (least < 0 || busiest < least) {
+        least = busiest;
+        words = w;
+      }
+    }
+  }
+  // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
+  // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).
+  if (args.count < 4 * kBlockThreads / words) return false;
+  if (words == 16) return axpy_tma_with<TA, TX, TY, Acc, 16>(args, state);
+  if (words == 8) return axpy_tma_with<TA, TX, TY, Acc, 8>(args, state);
+  return axpy_tma_with<TA, TX, TY, Acc, 4>(args, state);
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -309,8 +481,13 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
 
-  const bool small = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch <
-                     policy.axpy_small_matrix_bytes;
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+  if (aligned && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes &&
+      matrix_bytes < (sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes) &&
+      axpy_tma(args, state)) {
+    return;
+  }
+  const bool small = matrix_bytes < policy.axpy_small_matrix_bytes;
   index_t lanes = 0;
   index_t splits = 1;
   index_t unroll = 4;
@@ -345,7 +522,6 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 8 lanes, as for small matrices, measured 10-40 % slower from 8 MiB up in the
     // acceptance sweep, unaligned vectors worst.)
     lanes = policy.axpy_lanes;
-    const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
     const bool long_splits = sizeof(TA) == 2 && matrix_bytes >= policy.axpy_long_splits_min_bytes;
     const index_t min_vectors =
         long_splits ? policy.axpy_min_vectors_per_group_2byte : policy.axpy_min_vectors_per_group;

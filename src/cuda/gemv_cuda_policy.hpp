@@ -65,6 +65,21 @@ struct GemvPolicy {
   index_t axpy_unroll = 8;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
+  // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
+  // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
+  // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block
+  // (6: 2 blocks per SM) and splits the reduction only when the tiles leave most SMs
+  // idle, each split at least axpy_tma_min_stages_per_split stages; axpy_tma_words (4, 8
+  // or 16) fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against
+  // the register kernel in one acceptance sweep: half precision 1.2-1.5x faster from 2
+  // to 23 MiB, even at 32 MiB, 5-10 % slower from 45 to 91 MiB; fp32 1.1-1.4x faster
+  // from 4 to 45 MiB, even at 91 MiB and up; even below 1 MiB.
+  index_t axpy_tma_min_bytes = index_t(1) << 20;
+  index_t axpy_tma_max_bytes = index_t(96) << 20;
+  index_t axpy_tma_max_bytes_2byte = index_t(40) << 20;
+  index_t axpy_tma_stages = 6;
+  index_t axpy_tma_min_stages_per_split = 4;
+  index_t axpy_tma_words = 0;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;

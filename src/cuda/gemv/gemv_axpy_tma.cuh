@@ -1,0 +1,162 @@
+// The Axpy form fed by the Tensor Memory Accelerator (sm_90): y[c] = alpha * sum_k
+// x[k] * A[k * lda + c] + beta * y[c], A's 16-byte aligned stored vectors read as 2D
+// boxes of kWords 16-byte words (a tile of outputs) x kColumns stored vectors.
+//
+// Thread 0 of a block asks the TMA unit for kStages boxes of A (and the matching
+// pieces of x) ahead of use; the copies land in shared memory and complete on an
+// mbarrier per stage, so a block keeps kStages * 16 KiB in flight with no registers
+// and no load instructions of its own. All 256 threads consume: thread t takes word
+// t % kWords of the tile for every (256 / kWords)-th stored vector of a stage, and
+// the groups' sums are added at the end as in axpy_kernel. The tensor maps give zeros
+// past the matrix and past x, so the kernel has no edge cases; a split's reduction
+// range is a multiple of kColumns.
+#pragma once
+
+#include <cuda.h>
+
+#include "cuda/gemv/gemv_axpy.cuh"
+
+namespace fastmv::gemv_cuda {
+
+// The two tensor maps of a call (encoded on the host, gemv_cuda.cu): A as
+// [batch][count][length] and x as [batch][count].
+struct AxpyTmaMaps {
+  CUtensorMap a;
+  CUtensorMap x;
+};
+
+// Vectors per stage: 4 per thread group, 16 KiB of A per stage.
+template <int kWords>
+constexpr int kTmaColumns = 4 * (kBlockThreads / kWords);
+
+template <typename TA, typename TX, int kWords>
+constexpr std::size_t axpy_tma_stage_bytes() {
+  return static_cast<std::size_t>(kTmaColumns<kWords>) * kWords * 16 +
+         (static_cast<std::size_t>(kTmaColumns<kWords>) * sizeof(TX) + 127) / 128 * 128;
+}
+// Shared memory of a block with `stages` stages (+ the alignment slack and barriers).
+template <typename TA, typename TX, int kWords>
+constexpr std::size_t axpy_tma_shared_bytes(int stages) {
+  return stages * axpy_tma_stage_bytes<TA, TX, kWords>() + 128 + 8 * static_cast<std::size_t>(stages);
+}
+
+__device__ __forceinline__ unsigned shared_address(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
+template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+__global__ void __launch_bounds__(kBlockThreads)
+    axpy_tma_kernel(const __grid_constant__ GemvArgs<TA, TX, TY, Acc> args,
+                    const __grid_constant__ AxpyTmaMaps maps, const int stages_in_ring) {
+  constexpr int V = kVector<TA>;
+  constexpr int kTile = kWords * V;                 // outputs per tile
+  constexpr int kGroups = kBlockThreads / kWords;  // thread groups along the vectors
+  constexpr int kColumns = kTmaColumns<kWords>;
+  constexpr int kStageA = kColumns * kTile * static_cast<int>(sizeof(TA));
+  constexpr int kStageBytes = static_cast<int>(axpy_tma_stage_bytes<TA, TX, kWords>());
+  constexpr int kBoxX = kColumns * static_cast<int>(sizeof(TX));
+
+  extern __shared__ unsigned char raw[];
+  // The boxes want 128-byte aligned destinations.
+  unsigned char* ring = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(raw) + 127) / 128 * 128);
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(ring + stages_in_ring * kStageBytes);
+  const int stages_n = stages_in_ring;
+
+  const int word = threadIdx.x % kWords;
+  const int group = threadIdx.x / kWords;
+  const index_t tile_first = static_cast<index_t>(blockIdx.x) * kTile;
+  const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
+  const index_t k_end = min(args.count, k_begin + args.split_length);
+  const index_t stages = k_begin < k_end ? (k_end - k_begin + kColumns - 1) / kColumns : 0;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages_n; ++s) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full + s)) : "memory");
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+
+  // Stage j of batch b into slot `slot`: A's box at (tile_first, k_begin + j * kColumns)
+  // and x's piece at k_begin + j * kColumns, both completing on full[slot].
+  const auto produce = [&](index_t b, index_t j, int slot) {
+    const unsigned barrier = shared_address(full + slot);
+    unsigned char* stage = ring + slot * kStageBytes;
+    const int column = static_cast<int>(k_begin + j * kColumns);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier),
+                 "r"(kStageA + kBoxX)
+                 : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(shared_address(stage)),
+        "l"(reinterpret_cast<std::uint64_t>(&maps.a)), "r"(static_cast<int>(tile_first)), "r"(column),
+        "r"(static_cast<int>(b)), "r"(barrier)
+        : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(stage + kStageA)),
+        "l"(reinterpret_cast<std::uint64_t>(&maps.x)), "r"(column), "r"(static_cast<int>(b)), "r"(barrier)
+        : "memory");
+  };
+  const auto wait = [&](int slot, unsigned parity) {
+    const unsigned barrier = shared_address(full + slot);
+    unsigned done = 0;
+    do {
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+          : "=r"(done)
+          : "r"(barrier), "r"(parity)
+          : "memory");
+    } while (!done);
+  };
+
+  index_t used = 0;  // stages consumed by this block so far (all batches): slot and parity
+  for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
+    TY* y = args.y + b * args.stride_y;
+    if (threadIdx.x == 0) {
+      // The last batch's reduction wrote the ring through ordinary stores.
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      for (index_t j = 0; j < min(static_cast<index_t>(stages_n), stages); ++j) {
+        produce(b, j, static_cast<int>((used + j) % stages_n));
+      }
+    }
+    Acc sum[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) sum[i] = 0;
+    for (index_t j = 0; j < stages; ++j, ++used) {
+      const int slot = static_cast<int>(used % stages_n);
+      wait(slot, static_cast<unsigned>((used / stages_n) & 1));
+      const unsigned char* stage = ring + slot * kStageBytes;
+      const TA* tile = reinterpret_cast<const TA*>(stage);
+      const TX* xs = reinterpret_cast<const TX*>(stage + kStageA);
+      uint4 words[kColumns / kGroups];
+      Acc xk[kColumns / kGroups];
+#pragma unroll
+      for (int u = 0; u < kColumns / kGroups; ++u) {
+        const int column = group + u * kGroups;
+        words[u] = *reinterpret_cast<const uint4*>(tile + column * kTile + word * V);
+        xk[u] = to_acc(xs[column]);
+      }
+#pragma unroll
+      for (int u = 0; u < kColumns / kGroups; ++u) {
+        Acc a[V];
+        unpack<TA, Acc>(words[u], a);
+#pragma unroll
+        for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xk[u], sum[i]);
+      }
+      // Every thread is done with the slot: refill it. The fence orders the threads'
+      // reads of the slot before the TMA unit's writes to it.
+      __syncthreads();
+      if (threadIdx.x == 0 && j + stages_n < stages) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        produce(b, j + stages_n, slot);
+      }
+    }
+    // Every copy has landed and been read: the ring becomes the reduction's buffer.
+    add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, args.length - tile_first, word, group, kGroups,
+                                      kTile, reinterpret_cast<Acc*>(ring), sum);
+  }
+}
+
+}  // namespace fastmv::gemv_cuda
