@@ -57,11 +57,17 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # The kernel variants that only a policy override selects, run on every CUDA test shape:
 # 8 words in flight for realigned Dot rows and for large Axpy matrices, Dot splits down
 # to one word per thread, the staged kernel's smallest tiles, the 2-byte Axpy long
-# splits at every size (names: src/cuda/gemv_cuda_policy.hpp).
+# splits at every size, the register Axpy kernel where the TMA one would run; then the
+# TMA Axpy kernel at every size, once with its choices and once with the widest tile,
+# 2 stages and splits of one stage (names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
-forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1'
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0'
+tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000'
+tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
+  step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
+  step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
 fi
 
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
@@ -74,6 +80,8 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-racecheck env FASTMV_TEST_QUICK=1 compute-sanitizer --tool racecheck \
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
+  step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
 fi
 
 fastmv="$build/tools/fastmv/fastmv"
@@ -91,8 +99,10 @@ fi
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-forced-policy.log" 2>/dev/null | sed 's/^/forced policy: /'
-for tool in memcheck racecheck; do
+for pass in forced-policy tma-everywhere tma-forced; do
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
+done
+for tool in memcheck racecheck memcheck-tma; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
