@@ -72,11 +72,12 @@ struct GemvPolicy {
   // idle, each split at least axpy_tma_min_stages_per_split stages; axpy_tma_words (4, 8
   // or 16) fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against
   // the register kernel in one acceptance sweep: half precision 1.2-1.5x faster from 2
-  // to 23 MiB, even at 32 MiB, 5-10 % slower from 45 to 91 MiB; fp32 1.1-1.4x faster
-  // from 4 to 45 MiB, even at 91 MiB and up; even below 1 MiB.
+  // to 23 MiB, 1.1x at 32 MiB, 5-20 % slower from 36 to 112 MiB (bf16 6408^2: 1821
+  // against 2232 GB/s; its 64-byte tiles); fp32 1.1-1.4x faster from 4 to 64 MiB, mixed
+  // from 72 to 110 MiB; even below 1 MiB.
   index_t axpy_tma_min_bytes = index_t(1) << 20;
   index_t axpy_tma_max_bytes = index_t(96) << 20;
-  index_t axpy_tma_max_bytes_2byte = index_t(40) << 20;
+  index_t axpy_tma_max_bytes_2byte = index_t(34) << 20;
   index_t axpy_tma_stages = 6;
   index_t axpy_tma_min_stages_per_split = 4;
   index_t axpy_tma_words = 0;
