@@ -430,9 +430,10 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& 
   constexpr index_t V = kVector<TA>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t x_bytes = static_cast<index_t>(sizeof(TX));
-  const bool fits = args.incx == 1 && aligned16(args.x) && (args.batch == 1 || args.stride_x * x_bytes % 16 == 0) &&
-                    args.length < (index_t(1) << 31) && args.count < (index_t(1) << 31) &&
-                    args.batch <= static_cast<index_t>(kMaxGridZ);
+  // The box coordinates are 32-bit, up to a stage (<= 256 vectors) past the last vector.
+  const bool fits = state.compute_major >= 9 && args.incx == 1 && aligned16(args.x) &&
+                    (args.batch == 1 || args.stride_x * x_bytes % 16 == 0) && args.length < (index_t(1) << 31) &&
+                    args.count + 4 * kBlockThreads < (index_t(1) << 31) && args.batch <= static_cast<index_t>(kMaxGridZ);
   if (!fits) return false;
   index_t words = policy.axpy_tma_words;
   if (words == 0) {

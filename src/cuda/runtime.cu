@@ -76,6 +76,8 @@ std::shared_ptr<fastmv::detail::CudaState> make_state(int device) {
   check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),
         "fastmv::Context: cudaDeviceGetAttribute");
   state->l2_bytes = static_cast<std::size_t>(l2);
+  check(cudaDeviceGetAttribute(&state->compute_major, cudaDevAttrComputeCapabilityMajor, device),
+        "fastmv::Context: cudaDeviceGetAttribute");
   return state;
 }
 

@@ -44,6 +44,7 @@ struct CudaState {
   int device = 0;
   cudaStream_t stream = nullptr;
   int multiprocessors = 0;
+  int compute_major = 0;  // compute capability: 9 and up have the TMA unit
   std::size_t l2_bytes = 0;
 
   // Guards the workspace and serialises the queueing of work that uses it, so that

@@ -2,10 +2,10 @@
 // x[k] * A[k * lda + c] + beta * y[c], A's 16-byte aligned stored vectors read as 2D
 // boxes of kWords 16-byte words (a tile of outputs) x kColumns stored vectors.
 //
-// Thread 0 of a block asks the TMA unit for kStages boxes of A (and the matching
-// pieces of x) ahead of use; the copies land in shared memory and complete on an
-// mbarrier per stage, so a block keeps kStages * 16 KiB in flight with no registers
-// and no load instructions of its own. All 256 threads consume: thread t takes word
+// Thread 0 of a block asks the TMA unit for a ring of `stages_in_ring` boxes of A (and
+// the matching pieces of x) ahead of use; the copies land in shared memory and complete
+// on an mbarrier per stage, so a block keeps stages_in_ring * 16 KiB in flight with no
+// registers and no load instructions of its own. All 256 threads consume: thread t takes word
 // t % kWords of the tile for every (256 / kWords)-th stored vector of a stage, and
 // the groups' sums are added at the end as in axpy_kernel. The tensor maps give zeros
 // past the matrix and past x, so the kernel has no edge cases; a split's reduction
@@ -48,6 +48,9 @@ template <typename TA, typename TX, typename TY, typename Acc, int kWords>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_tma_kernel(const __grid_constant__ GemvArgs<TA, TX, TY, Acc> args,
                     const __grid_constant__ AxpyTmaMaps maps, const int stages_in_ring) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // no TMA unit: the dispatcher never launches this kernel there
+#else
   constexpr int V = kVector<TA>;
   constexpr int kTile = kWords * V;                 // outputs per tile
   constexpr int kGroups = kBlockThreads / kWords;  // thread groups along the vectors
@@ -157,6 +160,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, args.length - tile_first, word, group, kGroups,
                                       kTile, reinterpret_cast<Acc*>(ring), sum);
   }
+#endif
 }
 
 }  // namespace fastmv::gemv_cuda
