@@ -301,6 +301,17 @@ auto axpy_variant(bool aligned, index_t unroll) {
                        : axpy_kernel<TA, TX, TY, Acc, true, 4>;
 }
 
+// The counters and partial sums of an Axpy reduction split `splits` ways over `tiles`
+// output tiles per matrix (finish_tile in gemv_common.cuh).
+template <typename TA, typename TX, typename TY, typename Acc>
+void attach_axpy_partials(GemvArgs<TA, TX, TY, Acc>& args, index_t tiles, index_t splits,
+                          fastmv::detail::CudaState& state) {
+  const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles),
+                                         static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
+  args.counters = workspace.counters;
+  args.partials = static_cast<Acc*>(workspace.scratch);
+}
+
 // --- The Axpy form through the TMA unit (gemv_axpy_tma.cuh).
 
 // cuTensorMapEncodeTiled, found at run time (libfastmv does not link libcuda); null
@@ -309,17 +320,8 @@ using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, 
                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 EncodeTiled tensor_map_encoder() {
-  static const EncodeTiled encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      cudaGetLastError();
-      function = nullptr;
-    }
-    return reinterpret_cast<EncodeTiled>(function);
-  }();
+  static const EncodeTiled encode =
+      reinterpret_cast<EncodeTiled>(fastmv::cuda::driver_function("cuTensorMapEncodeTiled"));
   return encode;
 }
 
@@ -399,12 +401,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
   const index_t tiles_per_batch = ceil_div(args.length, kTile);
-  if (splits > 1) {
-    const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles_per_batch),
-                                           static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
-    args.counters = workspace.counters;
-    args.partials = static_cast<Acc*>(workspace.scratch);
-  }
+  if (splits > 1) attach_axpy_partials(args, tiles_per_batch, splits, state);
   if (policy.trace) {
     std::fprintf(stderr,
                  "fastmv gemv axpy tma: %lld x %lld lda %lld batch %lld: tile %lld x %lld, stages %lld, "
@@ -554,12 +551,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
   const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll);
-  if (splits > 1) {
-    const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * tiles),
-                                           static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
-    args.counters = workspace.counters;
-    args.partials = static_cast<Acc*>(workspace.scratch);
-  }
+  if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     std::fprintf(stderr,
                  "fastmv gemv axpy: %lld x %lld lda %lld batch %lld: lanes %lld %s, unroll %lld, "

@@ -34,6 +34,17 @@ cudaMemoryType memory_type(const void* pointer) {
 
 }  // namespace
 
+void* driver_function(const char* name) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &function, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    function = nullptr;
+  }
+  return function;
+}
+
 void check(cudaError_t status, const char* what) {
   if (status == cudaSuccess) return;
   cudaGetLastError();  // clear a non-sticky error so that the context stays usable
@@ -100,17 +111,7 @@ fastmv::detail::CudaState& state_of(const Context& context, const char* function
 // where the driver does not say.
 fastmv::detail::CudaState::VerifiedRange allocation_of(const void* pointer) {
   using Query = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
-  static const Query query = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &function, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      cudaGetLastError();
-      function = nullptr;
-    }
-    return reinterpret_cast<Query>(function);
-  }();
+  static const Query query = reinterpret_cast<Query>(fastmv::cuda::driver_function("cuPointerGetAttributes"));
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
   fastmv::detail::CudaState::VerifiedRange range{address, address + 1};
   if (query != nullptr) {

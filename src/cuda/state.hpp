@@ -19,6 +19,9 @@ namespace cuda {
 // Throws CudaError naming `what` (the fastmv function and the CUDA call) and CUDA's
 // message, when `status` is not cudaSuccess.
 void check(cudaError_t status, const char* what);
+// A driver API function by name (CUDA 12.0 ABI), found at run time so that libfastmv
+// does not link libcuda; null where the driver lacks it.
+void* driver_function(const char* name);
 // After a launch: the launch error, if any.
 inline void check_launch(const char* what) { check(cudaGetLastError(), what); }
 
