@@ -68,17 +68,18 @@ struct GemvPolicy {
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block
-  // (6: 2 blocks per SM) and splits the reduction only when the tiles leave most SMs
-  // idle, each split at least axpy_tma_min_stages_per_split stages; axpy_tma_words (4, 8
-  // or 16) fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against
-  // the register kernel in one acceptance sweep: half precision 1.2-1.5x faster from 2
-  // to 23 MiB, 1.1x at 32 MiB, 5-20 % slower from 36 to 112 MiB (bf16 6408^2: 1821
-  // against 2232 GB/s; its 64-byte tiles); fp32 1.1-1.4x faster from 4 to 64 MiB, mixed
-  // from 72 to 110 MiB; even below 1 MiB.
+  // (4: 3 blocks per SM; 6 measured up to 8 % slower, bf16 6408^2 33.2 against 30.5 us;
+  // 8 no better) and splits the reduction only when the tiles leave most SMs idle, each
+  // split at least axpy_tma_min_stages_per_split stages; axpy_tma_words (4, 8 or 16)
+  // fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against the
+  // register kernel, graph replay: fp32 1024^2 6.2 -> 4.1 us, bf16 2048^2 8.1 -> 5.7,
+  // bf16 6408^2 35.0 -> 30.5, bf16 7680^2 (112 MiB) 43.5 -> 40.6; from 128 MiB up even
+  // (bf16 8192^2 48.2 against 47.8-49.5, fp32 8192^2 91.0 against 88.6-91.6); below
+  // 1 MiB even.
   index_t axpy_tma_min_bytes = index_t(1) << 20;
-  index_t axpy_tma_max_bytes = index_t(96) << 20;
-  index_t axpy_tma_max_bytes_2byte = index_t(34) << 20;
-  index_t axpy_tma_stages = 6;
+  index_t axpy_tma_max_bytes = index_t(120) << 20;
+  index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;
+  index_t axpy_tma_stages = 4;
   index_t axpy_tma_min_stages_per_split = 4;
   index_t axpy_tma_words = 0;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
