@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <unordered_map>
 
 #include "cuda/gemv/gemv_axpy.cuh"
 #include "cuda/gemv/gemv_axpy_tma.cuh"
@@ -351,9 +350,9 @@ auto axpy_tma_variant() {
   return axpy_tma_kernel<TA, TX, TY, Acc, kWords>;
 }
 
-// Queues the call on the TMA kernel and returns true, or returns false (nothing
-// queued) where it does not apply: A or x not on 16-byte boundaries, x strided,
-// sizes past the maps' 32-bit coordinates, or the driver refusing the maps.
+// Queues the call on the TMA kernel with tiles of kWords words and returns true, or
+// returns false (nothing queued) where the driver refuses the tensor maps (axpy_tma
+// and axpy have checked the rest: alignment, contiguous x, 32-bit coordinates).
 template <typename TA, typename TX, typename TY, typename Acc, int kWords>
 bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
