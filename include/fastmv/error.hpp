@@ -63,4 +63,18 @@ class FASTMV_API CudaError : public Error {
   int code_;
 };
 
+// A file could not be read, or does not follow its format. The message names the file
+// and, where it applies, the line: "A.mtx:12: row index 0 is outside 1..5".
+class FASTMV_API FileError : public Error {
+ public:
+  FileError(std::string path, std::int64_t line, const std::string& problem);
+  const std::string& path() const noexcept { return path_; }
+  // 1-based; 0 when the problem is not on one line (the file cannot be opened).
+  std::int64_t line() const noexcept { return line_; }
+
+ private:
+  std::string path_;
+  std::int64_t line_;
+};
+
 }  // namespace fastmv

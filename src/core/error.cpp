@@ -1,5 +1,6 @@
 #include "fastmv/error.hpp"
 
+#include <string>
 #include <utility>
 
 namespace fastmv {
@@ -10,5 +11,10 @@ InvalidArgument::InvalidArgument(std::string function, std::string argument, std
       function_(std::move(function)),
       argument_(std::move(argument)),
       value_(std::move(value)) {}
+
+FileError::FileError(std::string path, std::int64_t line, const std::string& problem)
+    : Error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + problem),
+      path_(std::move(path)),
+      line_(line) {}
 
 }  // namespace fastmv
