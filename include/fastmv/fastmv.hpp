@@ -5,5 +5,7 @@
 #include "fastmv/error.hpp"
 #include "fastmv/gemv.hpp"
 #include "fastmv/info.hpp"
+#include "fastmv/jacobi.hpp"
+#include "fastmv/matrix_market.hpp"
 #include "fastmv/types.hpp"
 #include "fastmv/version.hpp"

@@ -164,6 +164,14 @@ void require_device_pointer(fastmv::detail::CudaState& state, const char* functi
   state.verified[state.next_verified++ % state.verified.size()] = range;
 }
 
+void require_host_pointer(const char* function, const char* argument, const void* pointer) {
+  if (memory_type(pointer) == cudaMemoryTypeDevice) {
+    throw InvalidArgument(function, argument, checks_address(pointer),
+                          std::string("is device memory; ") + function +
+                              " takes host arrays on every backend and moves them itself");
+  }
+}
+
 }  // namespace cuda
 
 namespace detail {
@@ -202,6 +210,10 @@ CudaState::~CudaState() {
     if (memory_ != nullptr) cudaFreeAsync(memory_, stream);
     cudaStreamSynchronize(stream);
     cudaStreamDestroy(stream);
+  }
+  for (int i = 0; i < kStagingBuffers; ++i) {
+    if (staging_.buffers[i] != nullptr) cudaFreeHost(staging_.buffers[i]);
+    if (staging_.copied[i] != nullptr) cudaEventDestroy(staging_.copied[i]);
   }
   if (previous >= 0) cudaSetDevice(previous);
   cudaGetLastError();

@@ -25,4 +25,9 @@ detail::CudaState& state_of(const Context& context, const char* function);
 void require_device_pointer(fastmv::detail::CudaState& state, const char* function, const char* argument,
                             const void* pointer);
 
+// InvalidArgument when `pointer` is device memory: for the calls that take host
+// arrays on every backend and move them to the device themselves (fastmv::jacobi).
+// Pinned, pageable and managed memory pass.
+void require_host_pointer(const char* function, const char* argument, const void* pointer);
+
 }  // namespace fastmv::cuda

@@ -6,6 +6,7 @@
 #include "fastmv/cuda.hpp"
 #include "fastmv/error.hpp"
 #include "kernels/gemv_kernels.hpp"
+#include "kernels/jacobi_kernels.hpp"
 
 namespace fastmv {
 namespace {
@@ -27,6 +28,7 @@ fastmv::detail::CudaState& state_of(const Context&, const char* function) { unav
 void require_device_pointer(fastmv::detail::CudaState&, const char* function, const char*, const void*) {
   unavailable(function);
 }
+void require_host_pointer(const char* function, const char*, const void*) { unavailable(function); }
 
 namespace detail {
 std::size_t checked_bytes(const char* function, index_t, std::size_t) { unavailable(function); }
@@ -52,6 +54,14 @@ FASTMV_STUB(half)
 FASTMV_STUB(bfloat16, float)
 FASTMV_STUB(bfloat16)
 #undef FASTMV_STUB
+std::unique_ptr<JacobiEngine<float>> make_jacobi_engine(const JacobiProblem<float>&,
+                                                        fastmv::detail::CudaState&, int) {
+  unavailable("fastmv::jacobi");
+}
+std::unique_ptr<JacobiEngine<double>> make_jacobi_engine(const JacobiProblem<double>&,
+                                                         fastmv::detail::CudaState&, int) {
+  unavailable("fastmv::jacobi");
+}
 }  // namespace kernels::cuda
 
 }  // namespace fastmv

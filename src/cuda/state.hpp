@@ -76,12 +76,25 @@ struct CudaState {
   std::array<VerifiedRange, 16> verified{};
   unsigned next_verified = 0;
 
+  // Pinned host buffers through which pageable host arrays go to the device
+  // (cuda/staging.hpp), allocated on first use and kept with the context: pinning
+  // memory costs more than copying it. `copied[i]` is recorded when the copy out of
+  // `buffers[i]` has been queued. Call with `mutex` held.
+  static constexpr int kStagingBuffers = 4;
+  static constexpr std::size_t kStagingBytes = std::size_t(8) << 20;
+  struct Staging {
+    std::array<void*, kStagingBuffers> buffers{};
+    std::array<cudaEvent_t, kStagingBuffers> copied{};
+  };
+  Staging& staging();
+
   ~CudaState();
 
  private:
   void* memory_ = nullptr;
   std::size_t counters_ = 0;
   std::size_t scratch_bytes_ = 0;
+  Staging staging_;
 };
 
 }  // namespace detail

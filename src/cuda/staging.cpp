@@ -1,0 +1,77 @@
+// Staged host-to-device copies (staging.hpp). Plain C++ with the CUDA runtime API, so
+// that the packing loop is compiled with the host compiler's OpenMP.
+#include "cuda/staging.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/state.hpp"
+
+namespace fastmv {
+
+namespace detail {
+
+CudaState::Staging& CudaState::staging() {
+  for (int i = 0; i < kStagingBuffers; ++i) {
+    if (staging_.buffers[i] == nullptr) {
+      cuda::check(cudaMallocHost(&staging_.buffers[i], kStagingBytes),
+                  "fastmv: staging buffer cudaMallocHost");
+    }
+    if (staging_.copied[i] == nullptr) {
+      cuda::check(cudaEventCreateWithFlags(&staging_.copied[i], cudaEventDisableTiming),
+                  "fastmv: staging cudaEventCreate");
+    }
+  }
+  return staging_;
+}
+
+}  // namespace detail
+
+namespace cuda {
+
+void upload_vectors(detail::CudaState& state, void* device, std::size_t device_pitch,
+                    const void* host, std::size_t host_pitch, std::size_t width, index_t count,
+                    int threads) {
+  if (count <= 0 || width == 0) return;
+  cudaPointerAttributes attributes{};
+  const bool pinned = cudaPointerGetAttributes(&attributes, host) == cudaSuccess &&
+                      attributes.type == cudaMemoryTypeHost;
+  cudaGetLastError();
+  using Staging = detail::CudaState;
+  if (pinned || width > Staging::kStagingBytes) {
+    // Pinned: the copy engine reads it directly. Vectors wider than a staging buffer
+    // (never for a matrix that fits a GPU) leave the staging to CUDA.
+    check(cudaMemcpy2DAsync(device, device_pitch, host, host_pitch, width,
+                            static_cast<std::size_t>(count), cudaMemcpyHostToDevice, state.stream),
+          "fastmv: cudaMemcpy2DAsync to the device");
+    if (!pinned) check(cudaStreamSynchronize(state.stream), "fastmv: cudaStreamSynchronize");
+    return;
+  }
+
+  detail::CudaState::Staging& staging = state.staging();
+  const index_t per_chunk = static_cast<index_t>(Staging::kStagingBytes / width);
+  const auto* source = static_cast<const unsigned char*>(host);
+  auto* destination = static_cast<unsigned char*>(device);
+  int buffer = 0;
+  for (index_t first = 0; first < count; first += per_chunk) {
+    const index_t vectors = std::min(per_chunk, count - first);
+    // The buffer's previous copy must have finished before it is overwritten.
+    check(cudaEventSynchronize(staging.copied[buffer]), "fastmv: staging cudaEventSynchronize");
+    auto* packed = static_cast<unsigned char*>(staging.buffers[buffer]);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (index_t v = 0; v < vectors; ++v) {
+      std::memcpy(packed + v * width, source + (first + v) * host_pitch, width);
+    }
+    check(cudaMemcpy2DAsync(destination + first * device_pitch, device_pitch, packed, width, width,
+                            static_cast<std::size_t>(vectors), cudaMemcpyHostToDevice,
+                            state.stream),
+          "fastmv: staged cudaMemcpy2DAsync to the device");
+    check(cudaEventRecord(staging.copied[buffer], state.stream), "fastmv: staging cudaEventRecord");
+    buffer = (buffer + 1) % Staging::kStagingBuffers;
+  }
+}
+
+}  // namespace cuda
+}  // namespace fastmv
