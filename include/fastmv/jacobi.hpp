@@ -9,8 +9,9 @@
 // with x written. The Cuda backend copies A to the device once (through pinned staging
 // buffers, or directly when A is already pinned), keeps every iteration there and
 // copies back only a few bytes per convergence check and the solution at the end.
-// It holds one n x (n + 1) matrix in device memory: the iteration matrix
-// -D^-1 (A - D) with D^-1 b appended, so that one GEMV is one whole Jacobi update.
+// It holds one n x (n + 1) matrix in device memory (vectors padded to 16 bytes): the
+// iteration matrix -D^-1 (A - D) with D^-1 b appended, so that one GEMV is one whole
+// Jacobi update.
 //
 // What is returned describes the returned x exactly:
 //   iterations  updates that led from x_0 to x;
@@ -60,8 +61,10 @@ struct JacobiOptions {
   double tolerance = 1e-6;          // >= 0 (0: run to the iteration limit unless exact)
   index_t max_iterations = 10000;   // >= 0
   // Iterations between convergence checks; 0 chooses: 1 on the Reference and Cpu
-  // backends; on the Cuda backend enough that the checks cost a few per cent of the
-  // iterations (1 for matrices of 256 MiB and more, up to 32 for small ones).
+  // backends; on the Cuda backend one check per GiB of matrix read (every 4th
+  // iteration at 256 MiB, every 32nd for matrices of 32 MiB and less), which keeps
+  // the checks near 1 % of the time. Convergence is then found up to that many
+  // iterations late; set 1 for the exact iteration count.
   index_t check_every = 0;
   bool initial_guess = false;       // start from the x passed in; false: from x = 0
   double divergence_factor = 1e6;   // > 1, see Diverged above
@@ -81,9 +84,11 @@ struct JacobiResult {
   double update = 0;
   index_t check_every = 0;            // the interval used
   std::vector<JacobiCheck> history;   // every check, when options.keep_history
-  // Wall-clock seconds: copies of A, b and x between host and device (0 on the
-  // Reference and Cpu backends); the diagonal and iteration matrix; the iterations
-  // with their checks, up to the last check's answer.
+  // Wall-clock seconds of the call, in three parts that add up to all of it:
+  // copies of A, b and x between host and device (0 on the Reference and Cpu
+  // backends); the iterations with their checks, up to the last check's answer; and
+  // setup, everything else: argument checks, allocation, the iteration matrix,
+  // waiting for iterations run past the last check, freeing.
   double transfer_seconds = 0;
   double setup_seconds = 0;
   double iteration_seconds = 0;

@@ -54,13 +54,17 @@ void upload_vectors(detail::CudaState& state, void* device, std::size_t device_p
   const index_t per_chunk = static_cast<index_t>(Staging::kStagingBytes / width);
   const auto* source = static_cast<const unsigned char*>(host);
   auto* destination = static_cast<unsigned char*>(device);
+  // Eight threads copy faster than PCIe moves; more would only compete with the
+  // rest of the machine, and a descheduled thread holds up its whole chunk
+  // (dynamic scheduling lets the others take its vectors).
+  const int packers = std::max(1, std::min(threads, 8));
   int buffer = 0;
   for (index_t first = 0; first < count; first += per_chunk) {
     const index_t vectors = std::min(per_chunk, count - first);
     // The buffer's previous copy must have finished before it is overwritten.
     check(cudaEventSynchronize(staging.copied[buffer]), "fastmv: staging cudaEventSynchronize");
     auto* packed = static_cast<unsigned char*>(staging.buffers[buffer]);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(packers) schedule(dynamic, 4)
     for (index_t v = 0; v < vectors; ++v) {
       std::memcpy(packed + v * width, source + (first + v) * host_pitch, width);
     }

@@ -35,7 +35,6 @@ class HostJacobi : public JacobiEngine<T> {
   bool asynchronous() const override { return false; }
   index_t default_check_every() const override { return 1; }
   double transfer_seconds() const override { return 0; }
-  double setup_seconds() const override { return 0; }
 
  protected:
   const JacobiProblem<T>& system() const { return system_; }

@@ -61,9 +61,8 @@ class JacobiEngine {
   // The check interval the backend suggests when the caller leaves it to fastmv.
   virtual index_t default_check_every() const = 0;
   // Seconds the engine's construction spent moving A, b and x_0 to where the
-  // iterations run, and in setting up (diagonal, iteration matrix).
+  // iterations run.
   virtual double transfer_seconds() const = 0;
-  virtual double setup_seconds() const = 0;
 };
 
 namespace reference {
