@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_tools.hpp"
 #include "fastmv/cuda.hpp"
 #include "gpu_sweep.hpp"
 #include "progress.hpp"
@@ -47,19 +48,6 @@ using fastmv::Layout;
 using fastmv::Op;
 
 // ---------------------------------------------------------------------------- errors
-
-void check_cuda(cudaError_t status, const std::string& what) {
-  if (status == cudaSuccess) return;
-  cudaGetLastError();  // clear a non-sticky error
-  throw std::runtime_error(what + " failed: " + cudaGetErrorName(status) + ": " +
-                           cudaGetErrorString(status));
-}
-
-void check_cublas(cublasStatus_t status, const char* what) {
-  if (status == CUBLAS_STATUS_SUCCESS) return;
-  throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusName(status) + ": " +
-                           cublasGetStatusString(status));
-}
 
 // ---------------------------------------------------------------------------- element types
 
@@ -201,47 +189,6 @@ class CublasHandle {
 };
 
 // Timing events, created on first use and reused for every sample.
-class Events {
- public:
-  Events() = default;
-  Events(const Events&) = delete;
-  Events& operator=(const Events&) = delete;
-  ~Events() {
-    for (cudaEvent_t event : events_) cudaEventDestroy(event);
-  }
-  cudaEvent_t operator[](std::size_t i) {
-    while (events_.size() <= i) {
-      cudaEvent_t event = nullptr;
-      check_cuda(cudaEventCreate(&event), "cudaEventCreate");
-      events_.push_back(event);
-    }
-    return events_[i];
-  }
-
- private:
-  std::vector<cudaEvent_t> events_;
-};
-
-double elapsed_s(cudaEvent_t start, cudaEvent_t stop) {
-  float milliseconds = 0;
-  check_cuda(cudaEventElapsedTime(&milliseconds, start, stop), "cudaEventElapsedTime");
-  return 1e-3 * static_cast<double>(milliseconds);
-}
-
-// The NVIDIA kernel module's version from /proc ("580.65.06"), or "unknown".
-std::string kernel_module_version() {
-  std::ifstream file("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(file, line);
-  const auto at = line.find("Kernel Module");
-  if (at == std::string::npos) return "unknown";
-  std::istringstream words(line.substr(at));
-  for (std::string word; words >> word;) {
-    if (!word.empty() && word[0] >= '0' && word[0] <= '9') return word;
-  }
-  return "unknown";
-}
-
 GpuInfo query_gpu(int device, cublasHandle_t cublas) {
   GpuInfo gpu;
   gpu.device = device;
