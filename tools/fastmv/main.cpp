@@ -2,6 +2,9 @@
 //   fastmv info                          this build, this machine, the vendor libraries found
 //   fastmv bench gemv [--quick ...]      fastmv against OpenBLAS, BLIS and Eigen, or on a
 //                                        GPU (--backend cuda) against cuBLAS
+//   fastmv solve jacobi [--order N --alpha A | --matrix A.mtx]
+//                                        Jacobi's method on fastmv's backends, against the
+//                                        seed paper's cuBLAS loop and an OpenBLAS loop
 //   fastmv plot gemv RESULTS.json -o OUT.png
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #include "fastmv/fastmv.hpp"
 #include "plot_command.hpp"
 #include "report_gemv.hpp"
+#include "solve_jacobi.hpp"
 #include "sysinfo.hpp"
 #include "vendor_blas.hpp"
 #include "vendor_eigen.hpp"
@@ -147,11 +151,82 @@ int main(int argc, char** argv) {
   plot_gemv->add_option("--metric", plot_metric, "gbps or gflops")
       ->check(CLI::IsMember({"gbps", "gflops"}))->capture_default_str();
 
+  CLI::App* solve = app.add_subcommand("solve", "Solve linear systems")->require_subcommand(1);
+  CLI::App* solve_jacobi = solve->add_subcommand(
+      "jacobi", "Jacobi's method on fastmv's backends and the seed paper's baselines, side by side");
+  JacobiCommandOptions jacobi;
+  bool paper = false;
+  std::string jacobi_backend = "all";
+  std::string jacobi_layout = "row";
+  std::string jacobi_stop = "residual";
+  bool no_baselines = false;
+  auto* orders_option = solve_jacobi->add_option("--order", jacobi.orders, "Orders of the generated systems")
+      ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  auto* alphas_option = solve_jacobi->add_option("--alpha", jacobi.alphas,
+                             "Diagonal dominance of the generated systems: a_ii = alpha * sum_j a_ij "
+                             "(the paper: 1.1, 1.2, 1.4; below 1 diverges)")
+      ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  auto* paper_option = solve_jacobi->add_flag(
+      "--paper", paper, "The paper's experiment: orders 1024, 2048, 4096, 8192, 12800 x alphas 1.1, 1.2, 1.4");
+  paper_option->excludes(orders_option)->excludes(alphas_option);
+  solve_jacobi->add_option("--seed", jacobi.seed, "Seed of the generated systems")->capture_default_str();
+  auto* matrix_option = solve_jacobi->add_option("--matrix", jacobi.matrix_path, "A from a Matrix Market file")
+      ->check(CLI::ExistingFile)->excludes(paper_option)->excludes(orders_option)->excludes(alphas_option);
+  solve_jacobi->add_option("--rhs", jacobi.rhs_path, "b from a Matrix Market file (default: A * ones)")
+      ->check(CLI::ExistingFile)->needs(matrix_option);
+  solve_jacobi->add_option("--dtype", jacobi.dtype, "Element type")
+      ->check(CLI::IsMember({"float", "double"}))->capture_default_str();
+  solve_jacobi->add_option("--layout", jacobi_layout, "Storage order of A")
+      ->check(CLI::IsMember({"row", "col"}))->capture_default_str();
+  solve_jacobi->add_option("--backend", jacobi_backend,
+                           "fastmv backends: all (cpu, and cuda when there is a GPU), or one")
+      ->check(CLI::IsMember({"all", "auto", "reference", "cpu", "cuda"}))->capture_default_str();
+  solve_jacobi->add_flag("--no-baselines", no_baselines,
+                         "Leave out the cuBLAS loop with the update on the host and the OpenBLAS loop");
+  solve_jacobi->add_option("--stop", jacobi_stop, "Stopping rule (the baselines always use residual)")
+      ->check(CLI::IsMember({"residual", "update", "both", "either"}))->capture_default_str();
+  solve_jacobi->add_option("--tolerance", jacobi.solver.tolerance, "Tolerance of the stopping rule")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  solve_jacobi->add_option("--max-iterations", jacobi.solver.max_iterations, "Iteration limit")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  solve_jacobi->add_option("--check-every", jacobi.solver.check_every,
+                           "Iterations between convergence checks; 0: fastmv chooses")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  solve_jacobi->add_option("--threads", jacobi.threads, "CPU threads; 0: the OpenMP default")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  solve_jacobi->add_option("--repeats", jacobi.repeats, "Timed solves per implementation; the median is shown")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  solve_jacobi->add_option("--warmups", jacobi.warmups, "Untimed solves first")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  solve_jacobi->add_option("--json", jacobi.json_path, "Write the results as JSON");
+
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (info->parsed()) return run_info();
     if (plot_gemv->parsed()) return run_plot_gemv(plot_input, plot_output, plot_metric);
+    if (solve_jacobi->parsed()) {
+      if (paper) {
+        jacobi.orders = {1024, 2048, 4096, 8192, 12800};
+        jacobi.alphas = {1.1, 1.2, 1.4};
+      }
+      jacobi.layout = jacobi_layout == "row" ? fastmv::Layout::RowMajor : fastmv::Layout::ColMajor;
+      jacobi.solver.stop = jacobi_stop == "update" ? fastmv::JacobiStop::Update
+                           : jacobi_stop == "both" ? fastmv::JacobiStop::ResidualAndUpdate
+                           : jacobi_stop == "either" ? fastmv::JacobiStop::ResidualOrUpdate
+                                                     : fastmv::JacobiStop::Residual;
+      if (jacobi_backend == "all") {
+        jacobi.backends = {"cpu"};
+        if (fastmv::Context::available(fastmv::Backend::Cuda)) jacobi.backends.insert(jacobi.backends.begin(), "cuda");
+      } else if (jacobi_backend == "auto") {
+        jacobi.backends = {fastmv::to_string(fastmv::Context().backend())};
+      } else {
+        jacobi.backends = {jacobi_backend};
+      }
+      jacobi.baselines = !no_baselines;
+      jacobi.command_line = join_arguments(argc, argv);
+      return run_solve_jacobi(jacobi);
+    }
 
     options.sweep = acceptance ? Sweep::Acceptance : quick ? Sweep::Quick : Sweep::Full;
     options.backend = backend == "reference" ? fastmv::Backend::Reference
