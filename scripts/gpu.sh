@@ -2,11 +2,15 @@
 # The GPU machine's one command: build Release for the GPU, run every test (the CUDA
 # ones included, and the CUDA ones again with the kernel variants that only a policy
 # override selects), compute-sanitizer memcheck and racecheck on a reduced CUDA set, the
-# GPU benchmark (fastmv against cuBLAS) with its plots, and print a summary last.
+# GPU benchmark (fastmv against cuBLAS) with its plots, the Jacobi solver against the
+# paper's cuBLAS loop, and print a summary last.
 # Results go to $OUT (default out/gpu): logs, JSON, CSV, PNG.
 #
 #   FASTMV_GPU_BENCH=quick|full|none   benchmark sweep (default quick; full = the
 #                                      acceptance sweep, 3 rounds, about 5 minutes)
+#   FASTMV_GPU_JACOBI=quick|paper|none `fastmv solve jacobi` (default quick: orders 1024,
+#                                      4096 and 8192 at alpha 1.1; paper: the paper's
+#                                      orders up to 12800 x alphas 1.1, 1.2, 1.4, ~1 minute)
 #   FASTMV_CUDA_ARCH=90                CMAKE_CUDA_ARCHITECTURES
 #   FASTMV_DEBS=.deps                  a folder of Debian packages (libhwy-dev, GTest,
 #                                      CLI11, nlohmann-json) unpacked into the build
@@ -82,6 +86,11 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # Jacobi: every test under memcheck; racecheck over the check kernel's block reduction.
+  jacobi_test="$build/tests/jacobi/jacobi_test_cuda"
+  step sanitizer-memcheck-jacobi compute-sanitizer --tool memcheck --error-exitcode 1 "$jacobi_test"
+  step sanitizer-racecheck-jacobi compute-sanitizer --tool racecheck --error-exitcode 1 "$jacobi_test" \
+    --gtest_filter='JacobiTest/*.UpdateRuleAndHistory:JacobiCudaTest.ChecksLessOftenOnSmallMatrices'
 fi
 
 fastmv="$build/tools/fastmv/fastmv"
@@ -95,6 +104,11 @@ esac
 if [ -f "$out/gemv_cuda.json" ]; then
   step plot "$fastmv" plot gemv "$out/gemv_cuda.json" -o "$out/gemv_cuda.png"
 fi
+case "${FASTMV_GPU_JACOBI:-quick}" in
+  none) ;;
+  paper) step jacobi "$fastmv" solve jacobi --paper --json "$out/jacobi.json" ;;
+  *) step jacobi "$fastmv" solve jacobi --order 1024,4096,8192 --alpha 1.1 --json "$out/jacobi.json" ;;
+esac
 
 echo
 cat "$out/system.txt"
@@ -102,9 +116,10 @@ grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.
 for pass in forced-policy tma-everywhere tma-forced; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma; do
+for tool in memcheck racecheck memcheck-tma memcheck-jacobi racecheck-jacobi; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
+[ -f "$out/jacobi.log" ] && grep -E "^GPU|fastmv-cuda:" "$out/jacobi.log"
 printf '%s\n' "${summary[@]}"
 exit $status
