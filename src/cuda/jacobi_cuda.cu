@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kMeasureThreads)
 template <typename T>
 class DeviceArray {
  public:
-  explicit DeviceArray(std::size_t count) {
+  explicit DeviceArray(std::size_t count) : count_(count) {
     fastmv::cuda::check(cudaMalloc(&data_, std::max<std::size_t>(count, 1) * sizeof(T)),
                         "fastmv::jacobi: cudaMalloc");
   }
@@ -116,8 +116,10 @@ class DeviceArray {
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
   T* get() const { return data_; }
+  std::size_t size() const { return count_; }
 
  private:
+  std::size_t count_;
   T* data_ = nullptr;
 };
 
@@ -192,25 +194,26 @@ class CudaJacobi final : public JacobiEngine<T> {
         ld_(row_major_ ? augmented_ : round_up_to_16_bytes<T>(n_)),
         scale_(system.residual_scale),
         matrix_(static_cast<std::size_t>((row_major_ ? n_ : n_ + 1) * ld_)),
-        x_{DeviceArray<T>(static_cast<std::size_t>(augmented_)),
-           DeviceArray<T>(static_cast<std::size_t>(augmented_))},
-        diagonal_(static_cast<std::size_t>(n_)),
-        kept_{DeviceArray<T>(static_cast<std::size_t>(n_)),
-              DeviceArray<T>(static_cast<std::size_t>(n_))},
-        measured_device_(2),
+        vectors_(vector_bytes()),
         measured_host_(2) {
     const cudaStream_t stream = state_.stream;
     const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(n_);
 
-    // Host side: c = D^-1 b, and x_0 extended by the constant 1 and zeros.
-    std::vector<T> c(static_cast<std::size_t>(n_));
+    // The vectors live in one allocation (one cudaMalloc, one copy of their initial
+    // values): x twice (ping-pong), the diagonal, c = D^-1 b, the two kept iterates
+    // and the two measurements. x_0 is extended by the constant 1 and zeros.
+    std::vector<unsigned char> initial(vectors_.size());
+    std::copy(system.diagonal, system.diagonal + n_, reinterpret_cast<T*>(initial.data() + diagonal_at_));
+    T* c = reinterpret_cast<T*>(initial.data() + c_at_);
     for (index_t i = 0; i < n_; ++i) {
       c[i] = static_cast<T>(static_cast<double>(system.b[i]) / static_cast<double>(system.diagonal[i]));
     }
-    std::vector<T> x0(static_cast<std::size_t>(augmented_), T(0));
-    if (system.x0 != nullptr) std::copy(system.x0, system.x0 + n_, x0.begin());
-    x0[n_] = T(1);
-    DeviceArray<T> c_device(static_cast<std::size_t>(n_));
+    for (const std::size_t at : x_at_) {
+      T* x0 = reinterpret_cast<T*>(initial.data() + at);
+      std::fill(x0, x0 + augmented_, T(0));
+      if (system.x0 != nullptr) std::copy(system.x0, system.x0 + n_, x0);
+      x0[n_] = T(1);
+    }
 
     const Clock::time_point transfer = Clock::now();
     {
@@ -218,14 +221,8 @@ class CudaJacobi final : public JacobiEngine<T> {
       fastmv::cuda::upload_vectors(state_, matrix_.get(), sizeof(T) * ld_, system.A,
                                    sizeof(T) * system.lda, bytes, n_, threads);
     }
-    check(cudaMemcpyAsync(diagonal_.get(), system.diagonal, bytes, cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync of the diagonal");
-    check(cudaMemcpyAsync(c_device.get(), c.data(), bytes, cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync of D^-1 b");
-    for (auto& x : x_) {
-      check(cudaMemcpyAsync(x.get(), x0.data(), sizeof(T) * x0.size(), cudaMemcpyHostToDevice, stream),
-            "cudaMemcpyAsync of x_0");
-    }
+    check(cudaMemcpyAsync(vectors_.get(), initial.data(), initial.size(), cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync of the vectors");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize after the copies");
     transfer_seconds_ = seconds_since(transfer);
 
@@ -233,8 +230,10 @@ class CudaJacobi final : public JacobiEngine<T> {
     const index_t blocks_y = std::min<index_t>(n_, 2048);
     iteration_matrix_kernel<T><<<dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y)),
                                  kMatrixThreads, 0, stream>>>(matrix_.get(), ld_, n_, row_major_,
-                                                              diagonal_.get(), c_device.get());
+                                                              vector(diagonal_at_), vector(c_at_));
     fastmv::cuda::check_launch("fastmv::jacobi: iteration matrix kernel launch");
+    // Finished before the iterations' clock starts: it is setup.
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize after the iteration matrix");
 
     // x' = [M | c] [x; 1] is y = A x for the GEMV: row-major, one dot product per row
     // of `augmented_`; column-major, n + 1 scaled columns of n. y is x' without the
@@ -258,16 +257,16 @@ class CudaJacobi final : public JacobiEngine<T> {
 
   void iterate(index_t count, int slot) override {
     for (index_t k = 0; k < count; ++k) {
-      T* x = x_[current_].get();
-      T* next = x_[1 - current_].get();
+      T* x = vector(x_at_[current_]);
+      T* next = vector(x_at_[1 - current_]);
       product_.x = x;
       product_.y = next;
       gemv(product_, state_);
       if (k == 0) {
         measure_kernel<T><<<1, kMeasureThreads, 0, state_.stream>>>(
-            x, next, diagonal_.get(), n_, scale_, kept_[slot].get(), measured_device_.get() + slot);
+            x, next, vector(diagonal_at_), n_, scale_, vector(kept_at_[slot]), measurement(slot, vectors_));
         fastmv::cuda::check_launch("fastmv::jacobi: measure kernel launch");
-        check(cudaMemcpyAsync(measured_host_.get() + slot, measured_device_.get() + slot,
+        check(cudaMemcpyAsync(measured_host_.get() + slot, measurement(slot, vectors_),
                               sizeof(JacobiMeasurement), cudaMemcpyDeviceToHost, state_.stream),
               "cudaMemcpyAsync of a check");
         check(cudaEventRecord(measured_[slot].get(), state_.stream), "cudaEventRecord of a check");
@@ -284,7 +283,7 @@ class CudaJacobi final : public JacobiEngine<T> {
   void read_iterate(int slot, T* x) override {
     // On a stream of its own, so that it does not wait for iterations queued after the check.
     check(cudaStreamWaitEvent(download_.get(), measured_[slot].get(), 0), "cudaStreamWaitEvent");
-    check(cudaMemcpyAsync(x, kept_[slot].get(), sizeof(T) * static_cast<std::size_t>(n_),
+    check(cudaMemcpyAsync(x, vector(kept_at_[slot]), sizeof(T) * static_cast<std::size_t>(n_),
                           cudaMemcpyDeviceToHost, download_.get()),
           "cudaMemcpyAsync of x");
     check(cudaStreamSynchronize(download_.get()), "cudaStreamSynchronize after the copy of x");
@@ -310,6 +309,27 @@ class CudaJacobi final : public JacobiEngine<T> {
     fastmv::cuda::check(status, (std::string(kFunction) + ": " + what).c_str());
   }
 
+  // Places the vectors in one allocation, 256-byte aligned; returns its size.
+  std::size_t vector_bytes() {
+    std::size_t total = 0;
+    const auto place = [&](std::size_t bytes) {
+      const std::size_t at = total;
+      total += (bytes + 255) / 256 * 256;
+      return at;
+    };
+    const std::size_t n_bytes = sizeof(T) * static_cast<std::size_t>(n_);
+    for (auto& at : x_at_) at = place(sizeof(T) * static_cast<std::size_t>(augmented_));
+    diagonal_at_ = place(n_bytes);
+    c_at_ = place(n_bytes);
+    for (auto& at : kept_at_) at = place(n_bytes);
+    measured_at_ = place(2 * sizeof(JacobiMeasurement));
+    return total;
+  }
+  T* vector(std::size_t at) const { return reinterpret_cast<T*>(vectors_.get() + at); }
+  JacobiMeasurement* measurement(int slot, const DeviceArray<unsigned char>& vectors) const {
+    return reinterpret_cast<JacobiMeasurement*>(vectors.get() + measured_at_) + slot;
+  }
+
   fastmv::detail::CudaState& state_;
   fastmv::cuda::DeviceGuard guard_;
   index_t n_;
@@ -318,10 +338,13 @@ class CudaJacobi final : public JacobiEngine<T> {
   index_t ld_;
   double scale_;
   DeviceArray<T> matrix_;
-  std::array<DeviceArray<T>, 2> x_;
-  DeviceArray<T> diagonal_;
-  std::array<DeviceArray<T>, 2> kept_;
-  DeviceArray<JacobiMeasurement> measured_device_;
+  // Offsets in vectors_ (vector_bytes() places them).
+  std::array<std::size_t, 2> x_at_{};
+  std::size_t diagonal_at_ = 0;
+  std::size_t c_at_ = 0;
+  std::array<std::size_t, 2> kept_at_{};
+  std::size_t measured_at_ = 0;
+  DeviceArray<unsigned char> vectors_;
   PinnedArray<JacobiMeasurement> measured_host_;
   std::array<Event, 2> measured_;
   Stream download_;
