@@ -171,24 +171,6 @@ void fill_on_device(T* data, std::size_t count, std::uint64_t seed, int blocks,
   check_cuda(cudaGetLastError(), "fill_operands launch");
 }
 
-class CublasHandle {
- public:
-  explicit CublasHandle(cudaStream_t stream) {
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
-    const cublasStatus_t status = cublasSetStream(handle_, stream);
-    if (status != CUBLAS_STATUS_SUCCESS) cublasDestroy(handle_);
-    check_cublas(status, "cublasSetStream");
-  }
-  ~CublasHandle() { cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const noexcept { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
-// Timing events, created on first use and reused for every sample.
 GpuInfo query_gpu(int device, cublasHandle_t cublas) {
   GpuInfo gpu;
   gpu.device = device;

@@ -1,5 +1,6 @@
 // CUDA helpers of the tool's GPU code (bench_gemv_cuda.cu, jacobi_gpu.cu): errors as
-// std::runtime_error with CUDA's and cuBLAS's messages, events, the driver's version.
+// std::runtime_error with CUDA's and cuBLAS's messages, a cuBLAS handle, events, the
+// driver's version.
 #pragma once
 
 #include <cublas_v2.h>
@@ -25,6 +26,24 @@ inline void check_cublas(cublasStatus_t status, const char* what) {
   throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusName(status) + ": " +
                            cublasGetStatusString(status));
 }
+
+// A cuBLAS handle bound to `stream`, destroyed with the object.
+class CublasHandle {
+ public:
+  explicit CublasHandle(cudaStream_t stream) {
+    check_cublas(cublasCreate(&handle_), "cublasCreate");
+    const cublasStatus_t status = cublasSetStream(handle_, stream);
+    if (status != CUBLAS_STATUS_SUCCESS) cublasDestroy(handle_);
+    check_cublas(status, "cublasSetStream");
+  }
+  ~CublasHandle() { cublasDestroy(handle_); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  cublasHandle_t get() const noexcept { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
 
 // CUDA events created on first use, destroyed with the object.
 class Events {

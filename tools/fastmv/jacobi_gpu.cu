@@ -24,23 +24,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-class Cublas {
- public:
-  explicit Cublas(cudaStream_t stream) {
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
-    const cublasStatus_t status = cublasSetStream(handle_, stream);
-    if (status != CUBLAS_STATUS_SUCCESS) cublasDestroy(handle_);
-    check_cublas(status, "cublasSetStream");
-  }
-  ~Cublas() { cublasDestroy(handle_); }
-  Cublas(const Cublas&) = delete;
-  Cublas& operator=(const Cublas&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
 // y = A x with cuBLAS, which is column-major: a row-major A is the column-major A^T.
 template <typename T>
 void cublas_gemv(cublasHandle_t handle, fastmv::Layout layout, index_t n, const T* A, index_t lda,
@@ -64,7 +47,7 @@ std::string gpu_description(const fastmv::Context& context) {
   check_cuda(cudaGetDeviceProperties(&properties, context.cuda_device()), "cudaGetDeviceProperties");
   int runtime = 0;
   check_cuda(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
-  Cublas cublas(static_cast<cudaStream_t>(context.cuda_stream()));
+  CublasHandle cublas(static_cast<cudaStream_t>(context.cuda_stream()));
   int cublas_version = 0;
   check_cublas(cublasGetVersion(cublas.get(), &cublas_version), "cublasGetVersion");
   return std::string(properties.name) + ", driver " + kernel_module_version() + ", CUDA runtime " +
@@ -83,7 +66,7 @@ JacobiRun run_cublas_loop(const fastmv::Context& context, const fastmv::DenseMat
   run.implementation = "cublas-host-loop";
   run.description = std::is_same_v<T, float> ? "cublasSgemv, update on the host (the paper's setup)"
                                              : "cublasDgemv, update on the host (the paper's setup)";
-  Cublas cublas(stream);
+  CublasHandle cublas(stream);
   // Page-locked A, x and y, as in the paper; filling them is not timed.
   fastmv::cuda::PinnedBuffer<T> pinned_A(n * A.ld());
   std::memcpy(pinned_A.data(), A.values.data(), sizeof(T) * static_cast<std::size_t>(n * A.ld()));

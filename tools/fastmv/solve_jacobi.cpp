@@ -70,36 +70,18 @@ JacobiRun median_run(int warmups, int repeats, Solve&& solve) {
   return runs[runs.size() / 2];
 }
 
+// fastmv::jacobi on `context` with A at `A` (p.A's values, or a page-locked copy of
+// them: the paper's programs and the cuBLAS loop hold A in page-locked memory, from
+// which the copy to the device needs no staging).
 template <typename T>
-JacobiRun run_fastmv(const fastmv::Context& context, const Problem<T>& p,
-                     const fastmv::JacobiOptions& options, std::vector<T>& x) {
-  const fastmv::JacobiResult result = fastmv::jacobi(context, p.A, p.b, x, options);
-  JacobiRun run;
-  run.implementation = std::string("fastmv-") + fastmv::to_string(context.backend());
-  run.status = result.status;
-  run.iterations = result.iterations;
-  run.residual = result.residual;
-  run.transfer_s = result.transfer_seconds;
-  run.setup_s = result.setup_seconds;
-  run.iterate_s = result.iteration_seconds;
-  run.products = result.matrix_products;
-  run.check_every = result.check_every;
-  return run;
-}
-
-// fastmv::jacobi with A in page-locked memory (filled before the clock starts), as
-// the paper's CUDA program and the cuBLAS loop hold it: the copy to the device then
-// needs no staging.
-template <typename T>
-JacobiRun run_fastmv_pinned(const fastmv::Context& context, const Problem<T>& p,
-                            const T* pinned_A, const fastmv::JacobiOptions& options,
-                            std::vector<T>& x) {
+JacobiRun run_fastmv(const fastmv::Context& context, const Problem<T>& p, const T* A,
+                     const std::string& name, const fastmv::JacobiOptions& options,
+                     std::vector<T>& x) {
   x.resize(p.b.size());
-  const fastmv::JacobiResult result = fastmv::jacobi(context, p.A.layout, p.A.rows, p.A.cols,
-                                                     pinned_A, p.A.ld(), p.b.data(), x.data(), options);
+  const fastmv::JacobiResult result = fastmv::jacobi(context, p.A.layout, p.A.rows, p.A.cols, A,
+                                                     p.A.ld(), p.b.data(), x.data(), options);
   JacobiRun run;
-  run.implementation = "fastmv-cuda-pinned";
-  run.description = "fastmv::jacobi, A in page-locked memory";
+  run.implementation = name;
   run.status = result.status;
   run.iterations = result.iterations;
   run.residual = result.residual;
@@ -236,8 +218,10 @@ int run_typed(const JacobiCommandOptions& options) {
       const fastmv::Context context =
           backend == fastmv::Backend::Cuda ? *cuda_context : fastmv::Context(backend, options.threads);
       std::vector<T> x;
-      JacobiRun run = median_run(options.warmups, options.repeats,
-                                 [&] { return run_fastmv(context, p, options.solver, x); });
+      const std::string label = std::string("fastmv-") + fastmv::to_string(backend);
+      JacobiRun run = median_run(options.warmups, options.repeats, [&] {
+        return run_fastmv(context, p, p.A.values.data(), label, options.solver, x);
+      });
       if (backend == fastmv::Backend::Cuda) run.gemv_s = time_fastmv_gemv(context, p.A);
       std::vector<JacobiRun> done = {run};
       std::vector<std::vector<T>> solutions = {x};
@@ -246,7 +230,7 @@ int run_typed(const JacobiCommandOptions& options) {
         std::copy(p.A.values.begin(), p.A.values.end(), pinned.data());
         std::vector<T> y;
         JacobiRun pinned_run = median_run(options.warmups, options.repeats, [&] {
-          return run_fastmv_pinned(context, p, pinned.data(), options.solver, y);
+          return run_fastmv(context, p, pinned.data(), "fastmv-cuda-pinned", options.solver, y);
         });
         pinned_run.gemv_s = run.gemv_s;
         done.push_back(pinned_run);
