@@ -201,6 +201,38 @@ CudaState::Workspace CudaState::workspace(std::size_t counters, std::size_t scra
                    static_cast<char*>(memory_) + counter_bytes};
 }
 
+CudaState::SolverSet CudaState::take_solver_set() {
+  if (!idle_solver_sets_.empty()) {
+    const SolverSet set = idle_solver_sets_.back();
+    idle_solver_sets_.pop_back();
+    return set;
+  }
+  SolverSet set;
+  try {
+    cuda::check(cudaStreamCreateWithFlags(&set.side, cudaStreamNonBlocking),
+                "fastmv: solver cudaStreamCreate");
+    for (cudaEvent_t& event : set.events) {
+      cuda::check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming),
+                  "fastmv: solver cudaEventCreate");
+    }
+    cuda::check(cudaMallocHost(&set.pinned, SolverSet::kPinnedBytes), "fastmv: solver cudaMallocHost");
+  } catch (...) {
+    destroy(set);
+    throw;
+  }
+  return set;
+}
+
+void CudaState::give_back(const SolverSet& set) { idle_solver_sets_.push_back(set); }
+
+void CudaState::destroy(const SolverSet& set) {
+  if (set.side != nullptr) cudaStreamDestroy(set.side);
+  for (cudaEvent_t event : set.events) {
+    if (event != nullptr) cudaEventDestroy(event);
+  }
+  if (set.pinned != nullptr) cudaFreeHost(set.pinned);
+}
+
 CudaState::~CudaState() {
   int previous = -1;
   cudaGetDevice(&previous);
@@ -211,6 +243,7 @@ CudaState::~CudaState() {
     cudaStreamSynchronize(stream);
     cudaStreamDestroy(stream);
   }
+  for (const SolverSet& set : idle_solver_sets_) destroy(set);
   for (int i = 0; i < kStagingBuffers; ++i) {
     if (staging_.buffers[i] != nullptr) cudaFreeHost(staging_.buffers[i]);
     if (staging_.copied[i] != nullptr) cudaEventDestroy(staging_.copied[i]);

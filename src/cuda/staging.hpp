@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "fastmv/types.hpp"
 
@@ -22,9 +23,15 @@ namespace cuda {
 // pinned staging buffers: `threads` OpenMP threads pack the next chunk of vectors into
 // one buffer while the copy engine drains the others, since a single thread's
 // memcpy (~10 GB/s) would be slower than PCIe. The caller holds state.mutex.
+//
+// `queued`, when given, is called after the copy of each chunk of vectors [first,
+// first + count) has been queued on the state's stream (pinned memory is then copied
+// in chunks too), so that the caller can queue work on the chunk behind its copy,
+// on another stream, while the next chunks travel.
+using ChunkQueued = std::function<void(index_t first, index_t count)>;
 void upload_vectors(detail::CudaState& state, void* device, std::size_t device_pitch,
                     const void* host, std::size_t host_pitch, std::size_t width, index_t count,
-                    int threads);
+                    int threads, const ChunkQueued& queued = {});
 
 }  // namespace cuda
 }  // namespace fastmv
