@@ -86,11 +86,13 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
-  # Jacobi: every test under memcheck; racecheck over the check kernel's block reduction.
+  # Jacobi: every test under memcheck (small systems take the fused kernel, large ones
+  # the GEMV; the two Both*/GemvAndFused* tests force each); racecheck over the check
+  # kernel's and the fused kernel's block reductions.
   jacobi_test="$build/tests/jacobi/jacobi_test_cuda"
   step sanitizer-memcheck-jacobi compute-sanitizer --tool memcheck --error-exitcode 1 "$jacobi_test"
   step sanitizer-racecheck-jacobi compute-sanitizer --tool racecheck --error-exitcode 1 "$jacobi_test" \
-    --gtest_filter='JacobiTest/*.UpdateRuleAndHistory:JacobiCudaTest.ChecksLessOftenOnSmallMatrices'
+    --gtest_filter='JacobiTest/*.UpdateRuleAndHistory:JacobiCudaTest.ChecksEvery*:JacobiCudaTest.Both*'
 fi
 
 fastmv="$build/tools/fastmv/fastmv"

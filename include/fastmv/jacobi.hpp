@@ -61,10 +61,11 @@ struct JacobiOptions {
   double tolerance = 1e-6;          // >= 0 (0: run to the iteration limit unless exact)
   index_t max_iterations = 10000;   // >= 0
   // Iterations between convergence checks; 0 chooses: 1 on the Reference and Cpu
-  // backends; on the Cuda backend one check per GiB of matrix read (every 4th
-  // iteration at 256 MiB, every 32nd for matrices of 32 MiB and less), which keeps
-  // the checks near 1 % of the time. Convergence is then found up to that many
-  // iterations late; set 1 for the exact iteration count.
+  // backends; on the Cuda backend 16 for matrices that fit in half the L2 cache
+  // (iterated by one kernel a check interval), otherwise one check per ~250 us of
+  // iterations, between every 2nd and every 32nd (every 3rd at n = 8192 in float),
+  // which keeps the checks near 2 % of the time. Convergence is then found up to
+  // that many iterations late; set 1 for the exact iteration count.
   index_t check_every = 0;
   bool initial_guess = false;       // start from the x passed in; false: from x = 0
   double divergence_factor = 1e6;   // > 1, see Diverged above
@@ -86,8 +87,9 @@ struct JacobiResult {
   std::vector<JacobiCheck> history;   // every check, when options.keep_history
   // Wall-clock seconds of the call, in three parts that add up to all of it:
   // copies of A, b and x between host and device (0 on the Reference and Cpu
-  // backends); the iterations with their checks, up to the last check's answer; and
-  // setup, everything else: argument checks, allocation, the iteration matrix,
+  // backends; on the Cuda backend it includes building the iteration matrix, which
+  // runs behind the copies); the iterations with their checks, up to the last
+  // check's answer; and setup, everything else: argument checks, allocation,
   // waiting for iterations run past the last check, freeing.
   double transfer_seconds = 0;
   double setup_seconds = 0;

@@ -55,9 +55,11 @@ class JacobiEngine {
   // Writes the iterate kept in slot `slot` to host memory (n elements).
   virtual void read_iterate(int slot, T* x) = 0;
 
-  // Whether iterate() returns before the work is done, so that the driver may queue
-  // the next iterations before it reads a check (the Cuda backend).
-  virtual bool asynchronous() const = 0;
+  // Whether the driver should queue the next chunk of iterations before it reads a
+  // check, with checks every `check_every` iterations. Only for a backend whose
+  // iterate() returns before the work is done (the Cuda backend), and only where the
+  // device would otherwise wait for the host.
+  virtual bool queue_ahead(index_t check_every) const = 0;
   // The check interval the backend suggests when the caller leaves it to fastmv.
   virtual index_t default_check_every() const = 0;
   // Seconds the engine's construction spent moving A, b and x_0 to where the

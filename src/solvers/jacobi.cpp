@@ -174,13 +174,15 @@ JacobiResult solve(const Context& context, Layout layout, index_t rows, index_t 
   }
 
   // Checks at iterations 0, c, 2c, ... and at max_iterations; each chunk of work runs
-  // from one check to the next. An asynchronous engine gets the next chunk before the
-  // driver waits for the current check, so the device never waits for the host.
+  // from one check to the next, measured at its start. An engine that asks for it
+  // gets the next chunk before the driver waits for the current check, so that its
+  // device never waits for the host; the others get it once the check has been read.
   const index_t check = options.check_every > 0 ? options.check_every : engine->default_check_every();
   const index_t limit = options.max_iterations;
   const auto chunk = [&](index_t at) { return at >= limit ? index_t(1) : std::min(check, limit - at); };
   result.check_every = check;
   result.transfer_seconds = engine->transfer_seconds();
+  const bool ahead = engine->queue_ahead(check);
 
   const Clock::time_point start = Clock::now();
   index_t k = 0;
@@ -189,7 +191,7 @@ JacobiResult solve(const Context& context, Layout layout, index_t rows, index_t 
   engine->iterate(chunk(0), slot);
   for (;;) {
     const index_t next = k + chunk(k);
-    if (engine->asynchronous() && k < limit) engine->iterate(chunk(next), slot ^ 1);
+    if (ahead && k < limit) engine->iterate(chunk(next), slot ^ 1);
     const kernels::JacobiMeasurement measured = engine->measurement(slot);
     const double residual = std::sqrt(measured.residual_squared) / b_norm;
     const double update = measured.update_max == 0 ? 0.0 : measured.update_max / measured.x_next_max;
@@ -213,7 +215,7 @@ JacobiResult solve(const Context& context, Layout layout, index_t rows, index_t 
     }
     k = next;
     slot ^= 1;
-    if (!engine->asynchronous()) engine->iterate(chunk(k), slot);
+    if (!ahead) engine->iterate(chunk(k), slot);
   }
   result.iteration_seconds = seconds_since(start);
   result.matrix_products = result.iterations + 1;
