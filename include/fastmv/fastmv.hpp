@@ -7,5 +7,6 @@
 #include "fastmv/info.hpp"
 #include "fastmv/jacobi.hpp"
 #include "fastmv/matrix_market.hpp"
+#include "fastmv/transform4.hpp"
 #include "fastmv/types.hpp"
 #include "fastmv/version.hpp"

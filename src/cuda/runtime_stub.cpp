@@ -7,6 +7,7 @@
 #include "fastmv/error.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/jacobi_kernels.hpp"
+#include "kernels/transform4_kernels.hpp"
 
 namespace fastmv {
 namespace {
@@ -62,6 +63,7 @@ std::unique_ptr<JacobiEngine<double>> make_jacobi_engine(const JacobiProblem<dou
                                                          fastmv::detail::CudaState&, int) {
   unavailable("fastmv::jacobi");
 }
+void transform4(const Transform4Problem&, fastmv::detail::CudaState&) { unavailable("fastmv::transform4"); }
 }  // namespace kernels::cuda
 
 }  // namespace fastmv

@@ -1,0 +1,41 @@
+// fastmv: batched 4 x 4 transforms of vertices (seed 001).
+//
+//   transform4:        out[i] = M in[i] for n vec4 (x, y, z, w), 16 bytes each;
+//   transform_points:  (x', y', z', w') = M (x, y, z, 1) for n points of three floats
+//                      (12 bytes each), out[i] = (x', y', z'), or (x'/w', y'/w', z'/w')
+//                      with `perspective_divide`.
+//
+// M is 16 floats in host memory on every backend (it is a uniform: the Cuda backend
+// passes it to its kernel by value), stored in `layout`: RowMajor has M(r, c) at
+// M[4 r + c], ColMajor (OpenGL's order) at M[4 c + r].
+//
+// Arrays: in and out may be the same array (in place) but must not overlap otherwise;
+// no alignment is required (16-byte aligned vec4 arrays take the fastest paths). Host
+// memory on the Reference and Cpu backends; device memory of the context's device on
+// the Cuda backend, where the call is queued on the context's stream and returns at
+// once, as fastmv::gemv does.
+//
+// Arithmetic: IEEE single precision, every product and sum performed (0 * Inf is NaN,
+// NaN propagates, nothing is flushed or reordered by fast-math); the fast paths fuse
+// multiplies and adds (FMA), so results may differ from the reference loop's in the
+// last bits. The divide is a true division (w' = 0 gives +-Inf or NaN).
+//
+// Errors (fastmv::InvalidArgument, nothing written): n < 0, a null pointer when
+// n > 0, in and out overlapping without being equal, a layout that is not one, and on
+// the Cuda backend arrays that are not device memory of the context's device. n = 0
+// does nothing.
+#pragma once
+
+#include "fastmv/context.hpp"
+#include "fastmv/export.hpp"
+#include "fastmv/types.hpp"
+
+namespace fastmv {
+
+FASTMV_API void transform4(const Context& context, Layout layout, const float* M, index_t n,
+                           const float* in, float* out);
+
+FASTMV_API void transform_points(const Context& context, Layout layout, const float* M, index_t n,
+                                 const float* in, float* out, bool perspective_divide = false);
+
+}  // namespace fastmv

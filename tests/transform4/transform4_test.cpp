@@ -1,0 +1,267 @@
+// fastmv::transform4 and fastmv::transform_points on the backend under test, against
+// the reference backend (the oracle) and an error bound computed in double. Written
+// once, compiled once per backend; the Cpu program runs every call on each SIMD target.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/backend_memory.hpp"
+#include "common/backend_under_test.hpp"
+#include "common/guarded_buffer.hpp"
+#include "fastmv/fastmv.hpp"
+
+namespace fastmv_test {
+namespace {
+
+using fastmv::Layout;
+
+enum class Kind { Vec4, Point, PointDivide };
+int width(Kind kind) { return kind == Kind::Vec4 ? 4 : 3; }
+const char* name(Kind kind) {
+  return kind == Kind::Vec4 ? "vec4" : kind == Kind::Point ? "points" : "points with divide";
+}
+
+void call(const fastmv::Context& context, Kind kind, Layout layout, const float* M, index_t n,
+          const float* in, float* out) {
+  if (kind == Kind::Vec4) {
+    fastmv::transform4(context, layout, M, n, in, out);
+  } else {
+    fastmv::transform_points(context, layout, M, n, in, out, kind == Kind::PointDivide);
+  }
+}
+
+// M(r, c) in `layout`. With a divide the last row keeps w' in [1.2, 1.8] for inputs in
+// (-1, 1), so that the quotients are well conditioned.
+std::vector<float> random_matrix(Random& random, Layout layout, Kind kind) {
+  std::vector<float> M(16);
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      float value = random.uniform_nonzero<float>();
+      if (kind == Kind::PointDivide && r == 3) value = c == 3 ? 1.5f : 0.1f * value;
+      M[layout == Layout::RowMajor ? 4 * r + c : 4 * c + r] = value;
+    }
+  }
+  return M;
+}
+
+float entry(const std::vector<float>& M, Layout layout, int r, int c) {
+  return M[layout == Layout::RowMajor ? 4 * r + c : 4 * c + r];
+}
+
+// Whether `got` may stand for the exact result `exact` computed in double, given the
+// sum of the magnitudes of the terms (`magnitude`) behind it and how `reference` (the
+// reference backend's value) came out: NaN where it is NaN, the same infinity where
+// it is infinite, otherwise within the rounding of four products and three sums.
+bool acceptable(float got, float reference, double exact, double bound) {
+  if (std::isnan(reference)) return std::isnan(got);
+  if (std::isinf(reference)) return got == reference;
+  return std::isfinite(got) && std::fabs(static_cast<double>(got) - exact) <= bound;
+}
+
+// Expected values of vertex i: the exact result in double and its error bound.
+void exact_vertex(const std::vector<float>& M, Layout layout, Kind kind, const float* v, double* exact,
+                  double* bound) {
+  double r[4], magnitude[4];
+  for (int i = 0; i < 4; ++i) {
+    r[i] = 0;
+    magnitude[i] = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double value = k < 3 ? v[k] : (kind == Kind::Vec4 ? v[3] : 1.0);
+      const double term = static_cast<double>(entry(M, layout, i, k)) * value;
+      r[i] += term;
+      magnitude[i] += std::fabs(term);
+    }
+  }
+  const double eps = FLT_EPSILON;
+  for (int i = 0; i < width(kind); ++i) {
+    if (kind == Kind::PointDivide) {
+      const double q = r[i] / r[3];
+      exact[i] = q;
+      bound[i] = 2 * (4 * eps * magnitude[i] + std::fabs(q) * 4 * eps * magnitude[3]) / std::fabs(r[3]) +
+                 2 * eps * std::fabs(q);
+    } else {
+      exact[i] = r[i];
+      bound[i] = 4 * eps * magnitude[i];
+    }
+  }
+}
+
+// Runs `call`, which must throw fastmv::InvalidArgument naming `argument`.
+template <typename Call>
+void expect_refused(Call&& call, const std::string& argument) {
+  SCOPED_TRACE("expecting InvalidArgument for " + argument);
+  try {
+    call();
+    ADD_FAILURE() << "no exception thrown";
+  } catch (const fastmv::InvalidArgument& error) {
+    EXPECT_EQ(error.argument(), argument) << error.what();
+  }
+}
+#define EXPECT_REFUSED(call, argument) expect_refused([&] { call; }, argument)
+
+class Transform4Test : public BackendTest {
+ protected:
+  // One call on every execution of the backend (SIMD targets x thread counts): in
+  // place or not, the arrays `misalign` floats past 64-byte alignment, guards and
+  // the input checked, every output against the oracle.
+  void check(Kind kind, Layout layout, index_t n, std::size_t misalign, bool in_place,
+             bool special_values = false) {
+    SCOPED_TRACE(std::string(name(kind)) + ", " + fastmv::to_string(layout) + ", n = " + std::to_string(n) +
+                 ", misaligned by " + std::to_string(misalign) + " floats" + (in_place ? ", in place" : ""));
+    const std::vector<float> M = random_matrix(random(), layout, kind);
+    const std::size_t size = static_cast<std::size_t>(n) * width(kind);
+    GuardedBuffer<float> in(size, misalign);
+    for (std::size_t i = 0; i < size; ++i) in[i] = random().uniform_nonzero<float>();
+    if (special_values && n > 0) {
+      const float specials[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                std::numeric_limits<float>::quiet_NaN(), 0.0f, -0.0f};
+      for (std::size_t i = 0; i < size; i += 7) in[i] = specials[(i / 7) % 5];
+    }
+    const std::vector<float> input(in.data(), in.data() + size);
+
+    // The oracle: the reference backend, on host memory.
+    std::vector<float> expected(size);
+    const fastmv::Context reference(fastmv::Backend::Reference);
+    call(reference, kind, layout, M.data(), n, input.data(), expected.data());
+
+    const bool large = n > 100000;
+    for_each_execution(thread_counts(large), [&](const fastmv::Context& context) {
+      GuardedBuffer<float> out(size, misalign);
+      GuardedBuffer<float>& target = in_place ? in : out;
+      std::copy(input.begin(), input.end(), in.data());
+      const std::vector<float> in_before = in.snapshot();
+      BackendCopy<float> in_on_backend(context, in);
+      BackendCopy<float> out_on_backend(context, out);
+      float* destination = in_place ? in_on_backend.pointer(in.data()) : out_on_backend.pointer(out.data());
+      call(context, kind, layout, M.data(), n, in_on_backend.pointer(static_cast<const float*>(in.data())),
+           destination);
+      (in_place ? in_on_backend : out_on_backend).copy_to(target);
+      EXPECT_TRUE(target.guards_intact()) << "a write outside the output";
+      if (!in_place) {
+        EXPECT_TRUE(in.equals(in_before)) << "the input changed";
+      }
+      std::size_t failures = 0;
+      for (index_t v = 0; v < n && failures < 5; ++v) {
+        double exact[4], bound[4];
+        exact_vertex(M, layout, kind, input.data() + v * width(kind), exact, bound);
+        for (int c = 0; c < width(kind); ++c) {
+          const std::size_t at = static_cast<std::size_t>(v) * width(kind) + c;
+          if (!acceptable(target[at], expected[at], exact[c], bound[c])) {
+            ADD_FAILURE() << "vertex " << v << " component " << c << ": " << target[at] << ", reference "
+                          << expected[at] << ", exact " << exact[c] << " +- " << bound[c];
+            ++failures;
+          }
+        }
+      }
+      return failures == 0;
+    });
+  }
+};
+
+TEST_F(Transform4Test, MatchesTheReferenceOnEveryShapeAndAlignment) {
+  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+    for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+      for (const index_t n : {0, 1, 3, 4, 5, 17, 1031}) {
+        for (const std::size_t misalign : {0, 1}) {
+          for (const bool in_place : {false, true}) check(kind, layout, n, misalign, in_place);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Transform4Test, LargeArraysWithThreads) {
+  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+    check(kind, Layout::RowMajor, 1000003, 0, false);
+    check(kind, Layout::ColMajor, 1000003, 1, true);
+  }
+  // Large enough for the Cpu backend's non-temporal stores (>= 32 MiB moved).
+  check(Kind::Vec4, Layout::RowMajor, 1 << 21, 0, false);
+  check(Kind::Vec4, Layout::RowMajor, (1 << 21) + 3, 0, true);
+}
+
+// Inf, -Inf, NaN and signed zeros among the inputs: NaN and infinities come out
+// where IEEE arithmetic puts them (0 * Inf = NaN, Inf - Inf = NaN), nothing is flushed.
+TEST_F(Transform4Test, InfAndNanPropagateAsIeeeSays) {
+  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+    for (const std::size_t misalign : {0, 1}) check(kind, Layout::RowMajor, 1003, misalign, false, true);
+  }
+}
+
+TEST_F(Transform4Test, ZerosInTheMatrixMeetInfinities) {
+  const float inf = std::numeric_limits<float>::infinity();
+  // Row 0 multiplies x by 0: Inf in x gives NaN there; row 1 gives Inf; the last row
+  // gives w' = 0 for the divide: x'/0 = +-Inf, 0/0 = NaN.
+  const std::vector<float> M = {0, 1, 0, 0,  //
+                                2, 0, 0, 0,  //
+                                0, 0, 1, 0,  //
+                                0, 0, 0, 0};
+  const std::vector<float> vertices = {inf, 1, 0, 1, -inf, 2, 3, 1};
+  const fastmv::Context reference(fastmv::Backend::Reference);
+  for_each_execution(thread_counts(false), [&](const fastmv::Context& context) {
+    GuardedBuffer<float> in(vertices.size(), 0), out(vertices.size(), 0);
+    std::copy(vertices.begin(), vertices.end(), in.data());
+    BackendCopy<float> in_on_backend(context, in), out_on_backend(context, out);
+    fastmv::transform4(context, Layout::RowMajor, M.data(), 2, in_on_backend.pointer(static_cast<const float*>(in.data())),
+                       out_on_backend.pointer(out.data()));
+    out_on_backend.copy_to(out);
+    // Every row whose x coefficient is 0 meets 0 * Inf = NaN; row 1 is 2 * (+-Inf).
+    for (int v = 0; v < 2; ++v) {
+      EXPECT_TRUE(std::isnan(out[4 * v])) << out[4 * v];
+      EXPECT_EQ(out[4 * v + 1], v == 0 ? inf : -inf);
+      EXPECT_TRUE(std::isnan(out[4 * v + 2])) << out[4 * v + 2];
+      EXPECT_TRUE(std::isnan(out[4 * v + 3])) << out[4 * v + 3];
+    }
+    // Points with the divide: w' = 0 for every point.
+    GuardedBuffer<float> points(6, 0), divided(6, 0);
+    const float xyz[] = {1, 0, -1, 0, 0, 0};
+    std::copy(xyz, xyz + 6, points.data());
+    BackendCopy<float> points_on_backend(context, points), divided_on_backend(context, divided);
+    fastmv::transform_points(context, Layout::RowMajor, M.data(), 2,
+                             points_on_backend.pointer(static_cast<const float*>(points.data())),
+                             divided_on_backend.pointer(divided.data()), true);
+    divided_on_backend.copy_to(divided);
+    // (1, 0, -1): x' = 0, y' = 2, z' = -1 over w' = 0; (0, 0, 0): 0 / 0 throughout.
+    EXPECT_TRUE(std::isnan(divided[0])) << divided[0];
+    EXPECT_EQ(divided[1], inf);
+    EXPECT_EQ(divided[2], -inf);
+    for (int c = 3; c < 6; ++c) EXPECT_TRUE(std::isnan(divided[c])) << divided[c];
+    return true;
+  });
+}
+
+TEST_F(Transform4Test, BadInputIsRefusedAndNothingWritten) {
+  const std::vector<float> M(16, 1.0f);
+  const fastmv::Context context(kBackend);
+  GuardedBuffer<float> buffer(64, 0);
+  for (std::size_t i = 0; i < 64; ++i) buffer[i] = static_cast<float>(i);
+  BackendCopy<float> on_backend(context, buffer);
+  const std::vector<float> before = on_backend.contents();
+  const float* in = on_backend.pointer(static_cast<const float*>(buffer.data()));
+  float* out = on_backend.pointer(buffer.data());
+  EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), -1, in, out), "n");
+  EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, nullptr, 4, in, out), "M");
+  EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, nullptr, out), "in");
+  EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, nullptr), "out");
+  EXPECT_REFUSED(fastmv::transform4(context, static_cast<Layout>(7), M.data(), 4, in, out), "layout");
+  EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, out + 1), "out");
+  EXPECT_REFUSED(fastmv::transform_points(context, Layout::RowMajor, M.data(), 4, in, out + 11, true),
+                          "out");
+  EXPECT_REFUSED(
+      fastmv::transform4(context, Layout::RowMajor, M.data(), std::numeric_limits<index_t>::max() / 2, in, out), "n");
+  if (kBackend == fastmv::Backend::Cuda) {
+    std::vector<float> host(16);
+    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), out), "in");
+    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, host.data()), "out");
+  }
+  // Disjoint arrays next to each other and n = 0 are fine.
+  fastmv::transform4(context, Layout::RowMajor, M.data(), 0, nullptr, nullptr);
+  EXPECT_TRUE(on_backend.equals(before));
+}
+
+}  // namespace
+}  // namespace fastmv_test
