@@ -13,6 +13,7 @@
 
 #include "common/backend_under_test.hpp"
 #include "common/expect_error.hpp"
+#include "common/scoped_environment.hpp"
 #include "fastmv/cuda.hpp"
 #include "fastmv/fastmv.hpp"
 
@@ -24,33 +25,10 @@ using fastmv::Layout;
 
 class JacobiCudaTest : public BackendTest {};
 
-// Sets FASTMV_JACOBI_ITERATION (null: unsets it) for its lifetime, then restores it.
-class IterationVariable {
+// FASTMV_JACOBI_ITERATION set (null: unset) for the object's lifetime.
+class IterationVariable : public ScopedEnvironment {
  public:
-  explicit IterationVariable(const char* value) {
-    const char* previous = std::getenv(kName);
-    had_previous_ = previous != nullptr;
-    if (had_previous_) previous_ = previous;
-    if (value != nullptr) {
-      setenv(kName, value, 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  ~IterationVariable() {
-    if (had_previous_) {
-      setenv(kName, previous_.c_str(), 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  IterationVariable(const IterationVariable&) = delete;
-  IterationVariable& operator=(const IterationVariable&) = delete;
-
- private:
-  static constexpr const char* kName = "FASTMV_JACOBI_ITERATION";
-  bool had_previous_ = false;
-  std::string previous_;
+  explicit IterationVariable(const char* value) : ScopedEnvironment("FASTMV_JACOBI_ITERATION", value) {}
 };
 
 TEST_F(JacobiCudaTest, DeviceOperandsAreRefused) {
