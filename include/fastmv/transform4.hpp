@@ -11,9 +11,19 @@
 //
 // Arrays: in and out may be the same array (in place) but must not overlap otherwise;
 // no alignment is required (16-byte aligned vec4 arrays take the fastest paths). Host
-// memory on the Reference and Cpu backends; device memory of the context's device on
-// the Cuda backend, where the call is queued on the context's stream and returns at
-// once, as fastmv::gemv does.
+// memory on the Reference and Cpu backends. On the Cuda backend:
+//   - both in device memory of the context's device (or managed memory): the call is
+//     queued on the context's stream and returns at once, as fastmv::gemv does;
+//   - either in host memory, pinned or pageable: the arrays are streamed through the
+//     device in chunks, copies up and down and the kernels overlapped on the context's
+//     own streams (pageable chunks go through pinned buffers the context keeps: 64 MiB
+//     of device memory once, 128 MiB of pinned memory once a pageable array is seen).
+//     The call follows the work queued on the context's stream and returns when out
+//     holds the result. Pinned arrays (fastmv::cuda::PinnedBuffer) run at the PCIe
+//     limit; pageable ones at the host's copy bandwidth (docs/PERFORMANCE.md).
+// FASTMV_TRANSFORM4_GRAIN (Cpu: vertices a thread takes at a time) and
+// FASTMV_TRANSFORM4_CHUNK_BYTES (Cuda, host arrays) override fastmv's choices for
+// measurements; a value that is not a valid number is an InvalidArgument.
 //
 // Arithmetic: IEEE single precision, every product and sum performed (0 * Inf is NaN,
 // NaN propagates, nothing is flushed or reordered by fast-math); the fast paths fuse
@@ -22,8 +32,7 @@
 //
 // Errors (fastmv::InvalidArgument, nothing written): n < 0, a null pointer when
 // n > 0, in and out overlapping without being equal, a layout that is not one, and on
-// the Cuda backend arrays that are not device memory of the context's device. n = 0
-// does nothing.
+// the Cuda backend device memory of another device. n = 0 does nothing.
 #pragma once
 
 #include "fastmv/context.hpp"

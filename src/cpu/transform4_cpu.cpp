@@ -14,8 +14,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 #include "cpu/work_sharing.hpp"
+#include "fastmv/error.hpp"
 #include "kernels/transform4_kernels.hpp"
 
 #undef HWY_TARGET_INCLUDE
@@ -136,19 +138,40 @@ HWY_EXPORT(Transform);
 HWY_EXPORT(VectorBytes);
 
 namespace {
-// Vertices a thread takes at a time when the caller leaves it to fastmv: large
-// enough that claiming a chunk (an atomic, ~100 ns) is lost in its ~30 us of work,
-// small enough that 16 threads share a 1M-vertex array in 4 chunks each.
-constexpr index_t kDefaultGrain = index_t(1) << 14;
 // Arrays from this size on (in + out) are written with non-temporal stores: more than
 // a typical last-level cache, so the output would only evict the input.
 constexpr std::size_t kStreamingBytes = std::size_t(32) << 20;
+
+// The grain (vertices a thread claims at a time) when the caller leaves it to fastmv:
+// about four chunks a thread, so that a thread that starts late or runs slow (another
+// process on its core) leaves its last chunks to the others, but never below 4096
+// vertices, where claiming a chunk and the start of its loop stop being free, nor
+// above 65536, past which the chunks only make the ends uneven. The curve behind these
+// numbers is in docs/PERFORMANCE.md ("how to pick the grain size").
+// FASTMV_TRANSFORM4_GRAIN=<vertices> replaces it, for measurements.
+constexpr index_t kMinGrain = 4096;
+constexpr index_t kMaxGrain = 65536;
+
+index_t automatic_grain(index_t n, int threads) {
+  if (const char* text = std::getenv("FASTMV_TRANSFORM4_GRAIN"); text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    if (*end != '\0' || value <= 0) {
+      throw InvalidArgument("fastmv::transform4", "FASTMV_TRANSFORM4_GRAIN", text,
+                            "must be a positive number of vertices (or unset)");
+    }
+    return static_cast<index_t>(value);
+  }
+  const index_t per_thread = (n + 4 * index_t(threads) - 1) / (4 * index_t(threads));
+  // A multiple of 16 vertices keeps every chunk's stores vector-aligned.
+  return (std::clamp(per_thread, kMinGrain, kMaxGrain) + 15) / 16 * 16;
+}
 }  // namespace
 
 void transform4(const Transform4Problem& problem, int threads, index_t grain) {
   const index_t n = problem.n;
   const int width = floats_per_vertex(problem.kind);
-  if (grain <= 0) grain = kDefaultGrain;
+  if (grain <= 0) grain = automatic_grain(n, std::max(threads, 1));
   const std::size_t bytes = 2 * sizeof(float) * static_cast<std::size_t>(width) * static_cast<std::size_t>(n);
   const std::size_t vector_bytes = HWY_DYNAMIC_DISPATCH(VectorBytes)();
   // Every chunk's stores stay aligned when out is and a chunk is whole vectors.

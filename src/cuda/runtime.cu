@@ -164,6 +164,28 @@ void require_device_pointer(fastmv::detail::CudaState& state, const char* functi
   state.verified[state.next_verified++ % state.verified.size()] = range;
 }
 
+Residence residence_of(fastmv::detail::CudaState& state, const char* function, const char* argument,
+                       const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  {
+    std::lock_guard<std::mutex> lock(state.verified_mutex);
+    for (const auto& known : state.verified) {
+      if (known.begin <= address && address < known.end) return Residence::Device;
+    }
+  }
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return Residence::Pageable;
+  }
+  if (attributes.type == cudaMemoryTypeHost) return Residence::Pinned;
+  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged) {
+    return Residence::Pageable;
+  }
+  require_device_pointer(state, function, argument, pointer);  // the device, and the cache
+  return Residence::Device;
+}
+
 void require_host_pointer(const char* function, const char* argument, const void* pointer) {
   if (memory_type(pointer) == cudaMemoryTypeDevice) {
     throw InvalidArgument(function, argument, checks_address(pointer),
@@ -225,6 +247,34 @@ CudaState::SolverSet CudaState::take_solver_set() {
 
 void CudaState::give_back(const SolverSet& set) { idle_solver_sets_.push_back(set); }
 
+CudaState::HostPipeline& CudaState::host_pipeline(bool staged) {
+  // Whatever a failed call created stays in pipeline_ and is freed with the state.
+  HostPipeline& p = pipeline_;
+  for (int i = 0; i < HostPipeline::kSlots; ++i) {
+    if (p.streams[i] == nullptr) {
+      cuda::check(cudaStreamCreateWithFlags(&p.streams[i], cudaStreamNonBlocking),
+                  "fastmv: pipeline cudaStreamCreate");
+    }
+    if (p.done[i] == nullptr) {
+      cuda::check(cudaEventCreateWithFlags(&p.done[i], cudaEventDisableTiming),
+                  "fastmv: pipeline cudaEventCreate");
+    }
+    for (void** pinned : {&p.pinned_up[i], &p.pinned_down[i]}) {
+      if (staged && *pinned == nullptr) {
+        cuda::check(cudaMallocHost(pinned, HostPipeline::kSlotBytes), "fastmv: pipeline cudaMallocHost");
+      }
+    }
+  }
+  if (p.ready == nullptr) {
+    cuda::check(cudaEventCreateWithFlags(&p.ready, cudaEventDisableTiming), "fastmv: pipeline cudaEventCreate");
+  }
+  if (p.device == nullptr) {
+    cuda::check(cudaMalloc(&p.device, HostPipeline::kSlots * HostPipeline::kSlotBytes),
+                "fastmv: pipeline cudaMalloc");
+  }
+  return p;
+}
+
 void CudaState::destroy(const SolverSet& set) {
   if (set.side != nullptr) cudaStreamDestroy(set.side);
   for (cudaEvent_t event : set.events) {
@@ -244,6 +294,17 @@ CudaState::~CudaState() {
     cudaStreamDestroy(stream);
   }
   for (const SolverSet& set : idle_solver_sets_) destroy(set);
+  for (int i = 0; i < HostPipeline::kSlots; ++i) {
+    if (pipeline_.streams[i] != nullptr) {
+      cudaStreamSynchronize(pipeline_.streams[i]);
+      cudaStreamDestroy(pipeline_.streams[i]);
+    }
+    if (pipeline_.done[i] != nullptr) cudaEventDestroy(pipeline_.done[i]);
+    if (pipeline_.pinned_up[i] != nullptr) cudaFreeHost(pipeline_.pinned_up[i]);
+    if (pipeline_.pinned_down[i] != nullptr) cudaFreeHost(pipeline_.pinned_down[i]);
+  }
+  if (pipeline_.ready != nullptr) cudaEventDestroy(pipeline_.ready);
+  if (pipeline_.device != nullptr) cudaFree(pipeline_.device);
   for (int i = 0; i < kStagingBuffers; ++i) {
     if (staging_.buffers[i] != nullptr) cudaFreeHost(staging_.buffers[i]);
     if (staging_.copied[i] != nullptr) cudaEventDestroy(staging_.copied[i]);

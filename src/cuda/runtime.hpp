@@ -25,6 +25,17 @@ detail::CudaState& state_of(const Context& context, const char* function);
 void require_device_pointer(fastmv::detail::CudaState& state, const char* function, const char* argument,
                             const void* pointer);
 
+// Where an array lives, for the calls that take device or host arrays on the CUDA
+// backend and move host ones themselves (fastmv::transform4).
+enum class Residence {
+  Device,    // device memory of the state's device, or managed memory
+  Pinned,    // page-locked host memory (cudaMallocHost, cudaHostRegister): DMA reads it
+  Pageable,  // any other host memory: staged through pinned buffers
+};
+// InvalidArgument for device memory of another device.
+Residence residence_of(fastmv::detail::CudaState& state, const char* function, const char* argument,
+                       const void* pointer);
+
 // InvalidArgument when `pointer` is device memory: for the calls that take host
 // arrays on every backend and move them to the device themselves (fastmv::jacobi).
 // Pinned, pageable and managed memory pass.

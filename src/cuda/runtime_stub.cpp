@@ -30,6 +30,9 @@ void require_device_pointer(fastmv::detail::CudaState&, const char* function, co
   unavailable(function);
 }
 void require_host_pointer(const char* function, const char*, const void*) { unavailable(function); }
+Residence residence_of(fastmv::detail::CudaState&, const char* function, const char*, const void*) {
+  unavailable(function);
+}
 
 namespace detail {
 std::size_t checked_bytes(const char* function, index_t, std::size_t) { unavailable(function); }
@@ -63,7 +66,11 @@ std::unique_ptr<JacobiEngine<double>> make_jacobi_engine(const JacobiProblem<dou
                                                          fastmv::detail::CudaState&, int) {
   unavailable("fastmv::jacobi");
 }
-void transform4(const Transform4Problem&, fastmv::detail::CudaState&) { unavailable("fastmv::transform4"); }
+void transform4(const Transform4Problem&, fastmv::detail::CudaState&, void*) { unavailable("fastmv::transform4"); }
+void transform4_host(const Transform4Problem&, fastmv::detail::CudaState&, fastmv::cuda::Residence,
+                     fastmv::cuda::Residence, int) {
+  unavailable("fastmv::transform4");
+}
 }  // namespace kernels::cuda
 
 }  // namespace fastmv

@@ -104,6 +104,26 @@ struct CudaState {
   SolverSet take_solver_set();
   void give_back(const SolverSet& set);
 
+  // What calls on host arrays that stream them through the device keep between calls
+  // (fastmv::transform4 on host arrays, kernels/transform4_kernels.hpp): kSlots
+  // streams, each with a device buffer and, for pageable arrays, two pinned ones (the
+  // chunk going up, the result coming down, so that the helper threads fill one while
+  // they empty the other), so that one chunk goes up while another is computed and a
+  // third comes down. 64 MiB of device memory; 128 MiB more of pinned memory once a
+  // pageable array has been seen. Created on first use (`staged`: with the pinned
+  // buffers); call with `mutex` held.
+  struct HostPipeline {
+    static constexpr int kSlots = 4;
+    static constexpr std::size_t kSlotBytes = std::size_t(16) << 20;
+    std::array<cudaStream_t, kSlots> streams{};  // non-blocking
+    std::array<cudaEvent_t, kSlots> done{};      // the slot's last chunk is back on the host
+    cudaEvent_t ready = nullptr;                 // the context stream's earlier work
+    void* device = nullptr;                      // kSlots * kSlotBytes
+    std::array<void*, kSlots> pinned_up{};       // kSlotBytes each, page-locked
+    std::array<void*, kSlots> pinned_down{};
+  };
+  HostPipeline& host_pipeline(bool staged);
+
   ~CudaState();
 
  private:
@@ -112,6 +132,7 @@ struct CudaState {
   std::size_t scratch_bytes_ = 0;
   Staging staging_;
   std::vector<SolverSet> idle_solver_sets_;
+  HostPipeline pipeline_;
   static void destroy(const SolverSet& set);
 };
 

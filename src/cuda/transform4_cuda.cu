@@ -119,8 +119,9 @@ unsigned blocks_for(index_t items, index_t per_block) {
 
 }  // namespace
 
-void transform4(const Transform4Problem& problem, fastmv::detail::CudaState& state) {
+void transform4(const Transform4Problem& problem, fastmv::detail::CudaState& state, void* queue) {
   fastmv::cuda::DeviceGuard guard(state.device);
+  cudaStream_t stream = queue != nullptr ? static_cast<cudaStream_t>(queue) : state.stream;
   const bool aligned = aligned16(problem.in) && aligned16(problem.out);
   const index_t n = problem.n;
   // Grids of more than 2^31 - 1 blocks are not launchable: such arrays go in pieces.
@@ -129,7 +130,7 @@ void transform4(const Transform4Problem& problem, fastmv::detail::CudaState& sta
     const index_t per_launch = kMaxBlocks * kThreads * kPerThread;
     for (index_t first = 0; first < n; first += per_launch) {
       const index_t count = std::min(per_launch, n - first);
-      vec4_aligned_kernel<<<blocks_for(count, kThreads * kPerThread), kThreads, 0, state.stream>>>(
+      vec4_aligned_kernel<<<blocks_for(count, kThreads * kPerThread), kThreads, 0, stream>>>(
           problem.matrix, reinterpret_cast<const float4*>(problem.in) + first,
           reinterpret_cast<float4*>(problem.out) + first, count);
       fastmv::cuda::check_launch("fastmv::transform4: kernel launch");
@@ -140,7 +141,7 @@ void transform4(const Transform4Problem& problem, fastmv::detail::CudaState& sta
     const index_t per_launch = (kMaxBlocks - 1) * kThreads * 4;
     for (index_t first = 0; first < n; first += per_launch) {
       const index_t count = std::min(per_launch, n - first);
-      points_aligned_kernel<<<blocks_for(count / 4 + 1, kThreads), kThreads, 0, state.stream>>>(
+      points_aligned_kernel<<<blocks_for(count / 4 + 1, kThreads), kThreads, 0, stream>>>(
           problem.matrix, problem.in + 3 * first, problem.out + 3 * first, count,
           problem.kind == VertexKind::PointDivide);
       fastmv::cuda::check_launch("fastmv::transform_points: kernel launch");
@@ -151,7 +152,7 @@ void transform4(const Transform4Problem& problem, fastmv::detail::CudaState& sta
   const index_t per_launch = kMaxBlocks * kThreads;
   for (index_t first = 0; first < n; first += per_launch) {
     const index_t count = std::min(per_launch, n - first);
-    vertex_kernel<<<blocks_for(count, kThreads), kThreads, 0, state.stream>>>(
+    vertex_kernel<<<blocks_for(count, kThreads), kThreads, 0, stream>>>(
         problem.matrix, problem.in + width * first, problem.out + width * first, count, problem.kind);
     fastmv::cuda::check_launch("fastmv::transform4: kernel launch");
   }

@@ -50,9 +50,13 @@ void run(const char* function, const Context& context, Layout layout, const floa
     case Backend::Cpu: kernels::cpu::transform4(problem, context.threads()); return;
     case Backend::Cuda: {
       detail::CudaState& state = cuda::state_of(context, function);
-      cuda::require_device_pointer(state, function, "in", in);
-      cuda::require_device_pointer(state, function, "out", out);
-      kernels::cuda::transform4(problem, state);
+      const cuda::Residence in_place = cuda::residence_of(state, function, "in", in);
+      const cuda::Residence out_place = cuda::residence_of(state, function, "out", out);
+      if (in_place == cuda::Residence::Device && out_place == cuda::Residence::Device) {
+        kernels::cuda::transform4(problem, state);
+      } else {
+        kernels::cuda::transform4_host(problem, state, in_place, out_place, context.threads());
+      }
       return;
     }
     case Backend::Auto: break;

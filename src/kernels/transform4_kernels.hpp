@@ -3,6 +3,7 @@
 // arguments: n > 0, in == out or disjoint, M row-major.
 #pragma once
 
+#include "cuda/runtime.hpp"
 #include "fastmv/types.hpp"
 
 namespace fastmv {
@@ -43,8 +44,18 @@ void transform4(const Transform4Problem& problem, int threads, index_t grain = 0
 }
 
 namespace cuda {
-// Device arrays of the state's device, queued on its stream.
-void transform4(const Transform4Problem& problem, detail::CudaState& state);
+// Device arrays of the state's device, queued on `stream` (a cudaStream_t; null: the
+// state's stream). Returns at once.
+void transform4(const Transform4Problem& problem, detail::CudaState& state, void* stream = nullptr);
+
+// At least one array in host memory (transform4_host.cpp): chunks of the arrays go
+// through the state's host pipeline, copies up, kernels and copies down overlapped on
+// its streams; pageable arrays are staged through its pinned buffers by `threads`
+// threads. Ordered after the work queued on the state's stream; returns when `out`
+// holds the result and `in` may be reused. Holds state.mutex while it runs: calls on
+// one context from several threads take turns.
+void transform4_host(const Transform4Problem& problem, detail::CudaState& state,
+                     fastmv::cuda::Residence in, fastmv::cuda::Residence out, int threads);
 }
 
 }  // namespace kernels

@@ -3,15 +3,20 @@
 // once, compiled once per backend; the Cpu program runs every call on each SIMD target.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/backend_memory.hpp"
 #include "common/backend_under_test.hpp"
 #include "common/guarded_buffer.hpp"
+#include "common/scoped_environment.hpp"
+#include "fastmv/cuda.hpp"
 #include "fastmv/fastmv.hpp"
 
 namespace fastmv_test {
@@ -184,6 +189,26 @@ TEST_F(Transform4Test, LargeArraysWithThreads) {
   check(Kind::Vec4, Layout::RowMajor, (1 << 21) + 3, 0, true);
 }
 
+// The Cpu backend's chunks of work: any grain, one vertex up, gives the results of the
+// automatic one; a grain that is not a positive number is refused.
+TEST_F(Transform4Test, AnyGrainGivesTheSameResults) {
+  if (kBackend != fastmv::Backend::Cpu) GTEST_SKIP() << "the grain is the Cpu backend's";
+  for (const char* grain : {"1", "7", "64", "4096", "99999999"}) {
+    SCOPED_TRACE(std::string("FASTMV_TRANSFORM4_GRAIN=") + grain);
+    ScopedEnvironment variable("FASTMV_TRANSFORM4_GRAIN", grain);
+    check(Kind::Vec4, Layout::RowMajor, 100003, 0, false);
+    check(Kind::PointDivide, Layout::ColMajor, 10007, 1, true);
+  }
+  const std::vector<float> M(16, 1.0f);
+  std::vector<float> in(64, 1.0f), out(64, 0.0f);
+  for (const char* bad : {"0", "-16", "many", "16k"}) {
+    ScopedEnvironment variable("FASTMV_TRANSFORM4_GRAIN", bad);
+    EXPECT_REFUSED(fastmv::transform4(fastmv::Context(kBackend, 2), Layout::RowMajor, M.data(), 16, in.data(), out.data()),
+                   "FASTMV_TRANSFORM4_GRAIN");
+  }
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](float v) { return v == 0.0f; }));
+}
+
 // Inf, -Inf, NaN and signed zeros among the inputs: NaN and infinities come out
 // where IEEE arithmetic puts them (0 * Inf = NaN, Inf - Inf = NaN), nothing is flushed.
 TEST_F(Transform4Test, InfAndNanPropagateAsIeeeSays) {
@@ -254,13 +279,214 @@ TEST_F(Transform4Test, BadInputIsRefusedAndNothingWritten) {
   EXPECT_REFUSED(
       fastmv::transform4(context, Layout::RowMajor, M.data(), std::numeric_limits<index_t>::max() / 2, in, out), "n");
   if (kBackend == fastmv::Backend::Cuda) {
-    std::vector<float> host(16);
-    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), out), "in");
-    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, host.data()), "out");
+    // Host arrays are taken (HostArrays below), but not one overlapping a device array
+    // partially: that cannot happen, so only the bad value of the tuning variable.
+    std::vector<float> host(64);
+    ScopedEnvironment chunk("FASTMV_TRANSFORM4_CHUNK_BYTES", "lots");
+    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), out),
+                   "FASTMV_TRANSFORM4_CHUNK_BYTES");
+    chunk.set("100");
+    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, host.data()),
+                   "FASTMV_TRANSFORM4_CHUNK_BYTES");
+    chunk.set("-4096");
+    EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), host.data()),
+                   "FASTMV_TRANSFORM4_CHUNK_BYTES");
+    EXPECT_TRUE(std::all_of(host.begin(), host.end(), [](float v) { return v == 0.0f; }));
   }
   // Disjoint arrays next to each other and n = 0 are fine.
   fastmv::transform4(context, Layout::RowMajor, M.data(), 0, nullptr, nullptr);
   EXPECT_TRUE(on_backend.equals(before));
+}
+
+// --- Host arrays on the Cuda backend (cuda/transform4_host.cpp): every pairing of
+// pageable, pinned and device memory, chunks that wrap around the pipeline's slots.
+
+enum class Place { Pageable, Pinned, Device };
+const char* name(Place place) {
+  return place == Place::Pageable ? "pageable" : place == Place::Pinned ? "pinned" : "device";
+}
+
+// An array of `size` floats `misalign` floats past 16-byte alignment in `place`, with
+// kGuard poisoned floats on either side that must survive the call.
+class PlacedArray {
+ public:
+  static constexpr std::size_t kGuard = 16;
+  static constexpr float kPoison = -12345.5f;
+
+  PlacedArray(const fastmv::Context& context, Place place, std::size_t size, std::size_t misalign)
+      : context_(context), place_(place), total_(size + 2 * kGuard + misalign), offset_(kGuard + misalign) {
+    const std::vector<float> poison(total_, kPoison);
+    if (place == Place::Pageable) {
+      pageable_.assign(total_, kPoison);
+      base_ = pageable_.data();
+    } else if (place == Place::Pinned) {
+      pinned_ = fastmv::cuda::PinnedBuffer<float>(static_cast<index_t>(total_));
+      base_ = pinned_.data();
+      std::copy(poison.begin(), poison.end(), base_);
+    } else {
+      device_ = fastmv::cuda::DeviceBuffer<float>(context, static_cast<index_t>(total_));
+      base_ = device_.data();
+      fastmv::cuda::copy(context, base_, poison.data(), static_cast<index_t>(total_));
+    }
+  }
+  float* data() { return base_ + offset_; }
+  void write(const std::vector<float>& values) {
+    if (place_ == Place::Device) {
+      fastmv::cuda::copy(context_, data(), values.data(), static_cast<index_t>(values.size()));
+    } else {
+      std::copy(values.begin(), values.end(), data());
+    }
+  }
+  // Everything, guards included.
+  std::vector<float> contents() const {
+    std::vector<float> all(total_);
+    if (place_ == Place::Device) {
+      fastmv::cuda::copy(context_, all.data(), base_, static_cast<index_t>(total_));
+    } else {
+      std::copy(base_, base_ + total_, all.begin());
+    }
+    return all;
+  }
+  std::size_t offset() const { return offset_; }
+
+ private:
+  const fastmv::Context& context_;
+  Place place_;
+  std::size_t total_;
+  std::size_t offset_;
+  std::vector<float> pageable_;
+  fastmv::cuda::PinnedBuffer<float> pinned_;
+  fastmv::cuda::DeviceBuffer<float> device_;
+  float* base_ = nullptr;
+};
+
+class Transform4HostTest : public BackendTest {
+ protected:
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    if (kBackend != fastmv::Backend::Cuda) GTEST_SKIP() << "host arrays only concern the Cuda backend";
+  }
+
+  // One call with `in` and `out` placed as given (the same array when `same`).
+  void check(Kind kind, index_t n, Place in_place, Place out_place, bool same, std::size_t misalign) {
+    SCOPED_TRACE(std::string(name(kind)) + ", n = " + std::to_string(n) + ", in " + name(in_place) + ", out " +
+                 (same ? "the same array" : name(out_place)) + ", misaligned by " + std::to_string(misalign));
+    const Layout layout = n % 2 == 0 ? Layout::RowMajor : Layout::ColMajor;
+    const std::vector<float> M = random_matrix(random(), layout, kind);
+    const std::size_t size = static_cast<std::size_t>(n) * width(kind);
+    std::vector<float> input(size);
+    for (float& value : input) value = random().uniform_nonzero<float>();
+    std::vector<float> expected(size);
+    call(fastmv::Context(fastmv::Backend::Reference), kind, layout, M.data(), n, input.data(), expected.data());
+
+    const fastmv::Context context(fastmv::Backend::Cuda);
+    PlacedArray in(context, in_place, size, misalign);
+    in.write(input);
+    std::unique_ptr<PlacedArray> out_array;
+    if (!same) out_array = std::make_unique<PlacedArray>(context, out_place, size, misalign);
+    PlacedArray& out = same ? in : *out_array;
+    call(context, kind, layout, M.data(), n, in.data(), out.data());
+
+    const std::vector<float> result = out.contents();
+    const std::size_t at = out.offset();
+    for (std::size_t i = 0; i < at; ++i) ASSERT_EQ(result[i], PlacedArray::kPoison) << "guard before, " << i;
+    for (std::size_t i = at + size; i < result.size(); ++i) ASSERT_EQ(result[i], PlacedArray::kPoison) << "guard after";
+    if (!same) {
+      const std::vector<float> in_after = in.contents();
+      EXPECT_TRUE(std::equal(input.begin(), input.end(), in_after.begin() + static_cast<std::ptrdiff_t>(in.offset())))
+          << "the input changed";
+    }
+    std::size_t failures = 0;
+    for (index_t v = 0; v < n && failures < 5; ++v) {
+      double exact[4], bound[4];
+      exact_vertex(M, layout, kind, input.data() + v * width(kind), exact, bound);
+      for (int c = 0; c < width(kind); ++c) {
+        const std::size_t k = static_cast<std::size_t>(v) * width(kind) + c;
+        if (!acceptable(result[at + k], expected[k], exact[c], bound[c])) {
+          ADD_FAILURE() << "vertex " << v << " component " << c << ": " << result[at + k] << ", reference "
+                        << expected[k] << ", exact " << exact[c] << " +- " << bound[c];
+          ++failures;
+        }
+      }
+    }
+  }
+
+  // Every pairing with at least one host array, and in place on each kind of host memory.
+  void check_pairings(Kind kind, index_t n, std::size_t misalign) {
+    for (const Place in_place : {Place::Pageable, Place::Pinned, Place::Device}) {
+      for (const Place out_place : {Place::Pageable, Place::Pinned, Place::Device}) {
+        if (in_place == Place::Device && out_place == Place::Device) continue;
+        check(kind, n, in_place, out_place, false, misalign);
+      }
+    }
+    check(kind, n, Place::Pageable, Place::Pageable, true, misalign);
+    check(kind, n, Place::Pinned, Place::Pinned, true, misalign);
+  }
+};
+
+// 4 KiB chunks: 64 vec4 or 340 points, so that a thousand vertices take many chunks
+// around the four slots, with a partial one at the end.
+TEST_F(Transform4HostTest, SmallChunksAroundTheSlots) {
+  ScopedEnvironment chunk("FASTMV_TRANSFORM4_CHUNK_BYTES", "4096");
+  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+    for (const index_t n : {1, 5, 64, 1031}) {
+      for (const std::size_t misalign : {0, 1}) check_pairings(kind, n, misalign);
+    }
+  }
+}
+
+// The default chunks (an eighth of the array, 512 KiB to 16 MiB): 2^19 + 1 vec4 are
+// eight chunks of 1 MiB and one vertex; 5 * 2^19 + 3 are eight of 5 MiB and three;
+// 9 * 2^20 + 5 are nine of 16 MiB and five.
+TEST_F(Transform4HostTest, DefaultChunks) {
+  check_pairings(Kind::Vec4, (1 << 19) + 1, 0);
+  check_pairings(Kind::Vec4, 5 * (1 << 19) + 3, 1);
+  check_pairings(Kind::PointDivide, 1000003, 1);
+  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, false, 1);
+  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, true, 0);
+  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pinned, Place::Pageable, false, 0);
+}
+
+// A host-array call follows the work queued on the context's stream before it: here
+// an asynchronous device-array call that writes its input.
+TEST_F(Transform4HostTest, FollowsEarlierWorkOnTheContextStream) {
+  const fastmv::Context context(fastmv::Backend::Cuda);
+  const index_t n = 1 << 22;
+  const std::vector<float> M = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2};
+  std::vector<float> ones(static_cast<std::size_t>(4 * n), 1.0f);
+  fastmv::cuda::DeviceBuffer<float> a(context, 4 * n), b(context, 4 * n);
+  fastmv::cuda::copy(context, a.data(), ones.data(), 4 * n);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    fastmv::transform4(context, Layout::RowMajor, M.data(), n, a.data(), b.data());  // queued: b = 2
+    fastmv::transform4(context, Layout::RowMajor, M.data(), n, b.data(), b.data());  // queued: b = 4
+    std::vector<float> host(static_cast<std::size_t>(4 * n), 0.0f);
+    fastmv::transform4(context, Layout::RowMajor, M.data(), n, b.data(), host.data());  // host = 8
+    ASSERT_TRUE(std::all_of(host.begin(), host.end(), [](float v) { return v == 8.0f; })) << "repeat " << repeat;
+  }
+}
+
+// Several threads on one context take turns through its pipeline.
+TEST_F(Transform4HostTest, ConcurrentCallsOnOneContext) {
+  const fastmv::Context context(fastmv::Backend::Cuda);
+  const index_t n = 700001;
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      const float scale = static_cast<float>(t + 1);
+      const std::vector<float> M = {scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale};
+      std::vector<float> in(static_cast<std::size_t>(4 * n));
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 1000);
+      std::vector<float> out(in.size(), 0.0f);
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        fastmv::transform4(context, Layout::RowMajor, M.data(), n, in.data(), out.data());
+        for (std::size_t i = 0; i < in.size(); ++i) wrong[t] += out[i] != scale * in[i];
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(wrong[t], 0) << "thread " << t;
 }
 
 }  // namespace
