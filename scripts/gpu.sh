@@ -3,11 +3,15 @@
 # ones included, and the CUDA ones again with the kernel variants that only a policy
 # override selects), compute-sanitizer memcheck and racecheck on a reduced CUDA set, the
 # GPU benchmark (fastmv against cuBLAS) with its plots, the Jacobi solver against the
-# paper's cuBLAS loop, and print a summary last.
+# paper's cuBLAS loop, the batched 4x4 transforms against cuBLAS and the copy bandwidths,
+# and print a summary last.
 # Results go to $OUT (default out/gpu): logs, JSON, CSV, PNG.
 #
 #   FASTMV_GPU_BENCH=quick|full|none   benchmark sweep (default quick; full = the
 #                                      acceptance sweep, 3 rounds, about 5 minutes)
+#   FASTMV_GPU_TRANSFORM4=quick|full|none  `fastmv bench transform4` (default quick: 256K,
+#                                      1M and 16M vertices, the grain curve at 16M; full:
+#                                      up to 64M, the grain curve at 1M and 16M)
 #   FASTMV_GPU_JACOBI=quick|paper|none `fastmv solve jacobi` (default quick: orders 1024,
 #                                      4096 and 8192 at alpha 1.1; paper: the paper's
 #                                      orders up to 12800 x alphas 1.1, 1.2, 1.4, ~1 minute)
@@ -93,6 +97,11 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-jacobi compute-sanitizer --tool memcheck --error-exitcode 1 "$jacobi_test"
   step sanitizer-racecheck-jacobi compute-sanitizer --tool racecheck --error-exitcode 1 "$jacobi_test" \
     --gtest_filter='JacobiTest/*.UpdateRuleAndHistory:JacobiCudaTest.ChecksEvery*:JacobiCudaTest.Both*'
+  # Transforms: device arrays and the host pipeline (pageable, pinned, mixed; chunks
+  # wrapping the slots) under memcheck; the large cases take the default chunks.
+  step sanitizer-memcheck-transform4 compute-sanitizer --tool memcheck --error-exitcode 1 \
+    "$build/tests/transform4/transform4_test_cuda" \
+    --gtest_filter='Transform4Test.MatchesTheReference*:Transform4Test.BadInput*:Transform4HostTest.SmallChunks*:Transform4HostTest.Follows*'
 fi
 
 fastmv="$build/tools/fastmv/fastmv"
@@ -106,6 +115,15 @@ esac
 if [ -f "$out/gemv_cuda.json" ]; then
   step plot "$fastmv" plot gemv "$out/gemv_cuda.json" -o "$out/gemv_cuda.png"
 fi
+case "${FASTMV_GPU_TRANSFORM4:-quick}" in
+  none) ;;
+  full) step transform4 "$fastmv" bench transform4 --json "$out/transform4.json" ;;
+  *) step transform4 "$fastmv" bench transform4 --sizes 262144,1048576,16777216 --grain-sizes 16777216 \
+       --json "$out/transform4.json" ;;
+esac
+if [ -f "$out/transform4.json" ]; then
+  step plot-transform4 "$fastmv" plot transform4 "$out/transform4.json" -o "$out/transform4.png"
+fi
 case "${FASTMV_GPU_JACOBI:-quick}" in
   none) ;;
   paper) step jacobi "$fastmv" solve jacobi --paper --json "$out/jacobi.json" ;;
@@ -118,10 +136,11 @@ grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.
 for pass in forced-policy tma-everywhere tma-forced; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-jacobi racecheck-jacobi; do
+for tool in memcheck racecheck memcheck-tma memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
+[ -f "$out/transform4.log" ] && sed -n '/^Targets/,$p' "$out/transform4.log"
 [ -f "$out/jacobi.log" ] && grep -E "^GPU|fastmv-cuda:" "$out/jacobi.log"
 printf '%s\n' "${summary[@]}"
 exit $status

@@ -5,7 +5,11 @@
 //   fastmv solve jacobi [--order N --alpha A | --matrix A.mtx]
 //                                        Jacobi's method on fastmv's backends, against the
 //                                        seed paper's cuBLAS loop and an OpenBLAS loop
+//   fastmv bench transform4 [--quick ...] batched 4x4 transforms: seed 001's ladder and
+//                                        fastmv on the CPU, fastmv against cuBLAS and the
+//                                        copy bandwidths on a GPU
 //   fastmv plot gemv RESULTS.json -o OUT.png
+//   fastmv plot transform4 RESULTS.json -o OUT.png
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "bench_gemv.hpp"
+#include "bench_transform4.hpp"
 #include "fastmv/fastmv.hpp"
 #include "plot_command.hpp"
 #include "report_gemv.hpp"
@@ -140,6 +145,32 @@ int main(int argc, char** argv) {
       bench_gemv->add_flag("--progress", progress, "Progress on stderr even when it is not a terminal");
   bench_gemv->add_flag("--no-progress", no_progress, "No progress on stderr")->excludes(progress_option);
 
+  CLI::App* bench_t4 = bench->add_subcommand(
+      "transform4", "Batched 4x4 transforms: seed 001's CPU ladder, fastmv on the CPU and the GPU, "
+                    "cublasSgemm, the copy bandwidths, side by side");
+  Transform4BenchOptions t4;
+  bool t4_quick = false, t4_no_cpu = false, t4_no_gpu = false, t4_no_grain = false;
+  bench_t4->add_flag("--quick", t4_quick, "256K and 1M vertices, the ladder at 256K, the grain curve at 1M, 3 samples");
+  bench_t4->add_option("--sizes", t4.sizes, "Vertices of fastmv, the vendor and the ceilings")
+      ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_option("--ladder-sizes", t4.ladder_sizes, "Vertices of seed 001's CPU ladder")
+      ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_option("--grain-sizes", t4.grain_sizes, "Vertices of the grain-size curve")
+      ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_option("--threads", t4.threads, "CPU threads; 0: fastmv's default (OpenMP)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  bench_t4->add_option("--repetitions", t4.repetitions, "Calls per sample at most (the seed: 100)")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_option("--samples", t4.samples, "Samples per implementation and size; the median is shown")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_option("--min-sample-time", t4.min_sample_s,
+                       "Seconds a sample should last; fewer calls than --repetitions when they would last longer")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  bench_t4->add_flag("--no-cpu", t4_no_cpu, "Leave out the CPU ladder and fastmv on the CPU");
+  bench_t4->add_flag("--no-gpu", t4_no_gpu, "Leave out the GPU even when there is one");
+  bench_t4->add_flag("--no-grain", t4_no_grain, "Leave out the grain-size curve");
+  bench_t4->add_option("--json", t4.json_path, "Write the results as JSON (input of fastmv plot transform4)");
+
   CLI::App* plot = app.add_subcommand("plot", "Plot benchmark results")->require_subcommand(1);
   CLI::App* plot_gemv = plot->add_subcommand("gemv", "Throughput against order, one line per implementation");
   std::string plot_input;
@@ -150,6 +181,13 @@ int main(int argc, char** argv) {
   plot_gemv->add_option("-o,--output", plot_output, "PNG to write")->capture_default_str();
   plot_gemv->add_option("--metric", plot_metric, "gbps or gflops")
       ->check(CLI::IsMember({"gbps", "gflops"}))->capture_default_str();
+
+  CLI::App* plot_t4 = plot->add_subcommand("transform4", "Bar charts of fastmv bench transform4's results");
+  std::string plot_t4_input;
+  std::string plot_t4_output = "transform4.png";
+  plot_t4->add_option("results", plot_t4_input, "JSON written by fastmv bench transform4 --json")
+      ->required()->check(CLI::ExistingFile);
+  plot_t4->add_option("-o,--output", plot_t4_output, "PNG to write")->capture_default_str();
 
   CLI::App* solve = app.add_subcommand("solve", "Solve linear systems")->require_subcommand(1);
   CLI::App* solve_jacobi = solve->add_subcommand(
@@ -205,6 +243,22 @@ int main(int argc, char** argv) {
   try {
     if (info->parsed()) return run_info();
     if (plot_gemv->parsed()) return run_plot_gemv(plot_input, plot_output, plot_metric);
+    if (plot_t4->parsed()) return run_plot_script("plot_transform4.py", {plot_t4_input, "-o", plot_t4_output});
+    if (bench_t4->parsed()) {
+      if (t4_quick) {
+        t4.sizes = {1 << 18, 1 << 20};
+        t4.ladder_sizes = {1 << 18};
+        t4.grain_sizes = {1 << 20};
+        t4.samples = 3;
+      }
+      t4.cpu = !t4_no_cpu;
+      t4.gpu = !t4_no_gpu;
+      t4.grain = !t4_no_grain;
+      if (t4_no_cpu) t4.ladder_sizes.clear();
+      if (t4_no_grain) t4.grain_sizes.clear();
+      t4.command_line = join_arguments(argc, argv);
+      return run_transform4_bench(t4);
+    }
     if (solve_jacobi->parsed()) {
       if (paper) {
         jacobi.orders = {1024, 2048, 4096, 8192, 12800};
