@@ -95,6 +95,27 @@ void exact_vertex(const std::vector<float>& M, Layout layout, Kind kind, const f
   }
 }
 
+// Checks n results `got` against the oracle's `expected` and the exact values; reports
+// the first five that are off and returns how many it found.
+std::size_t compare_vertices(const std::vector<float>& M, Layout layout, Kind kind, index_t n,
+                             const std::vector<float>& input, const std::vector<float>& expected,
+                             const float* got) {
+  std::size_t failures = 0;
+  for (index_t v = 0; v < n && failures < 5; ++v) {
+    double exact[4], bound[4];
+    exact_vertex(M, layout, kind, input.data() + v * width(kind), exact, bound);
+    for (int c = 0; c < width(kind); ++c) {
+      const std::size_t at = static_cast<std::size_t>(v) * width(kind) + c;
+      if (!acceptable(got[at], expected[at], exact[c], bound[c])) {
+        ADD_FAILURE() << "vertex " << v << " component " << c << ": " << got[at] << ", reference "
+                      << expected[at] << ", exact " << exact[c] << " +- " << bound[c];
+        ++failures;
+      }
+    }
+  }
+  return failures;
+}
+
 // Runs `call`, which must throw fastmv::InvalidArgument naming `argument`.
 template <typename Call>
 void expect_refused(Call&& call, const std::string& argument) {
@@ -149,19 +170,7 @@ class Transform4Test : public BackendTest {
       if (!in_place) {
         EXPECT_TRUE(in.equals(in_before)) << "the input changed";
       }
-      std::size_t failures = 0;
-      for (index_t v = 0; v < n && failures < 5; ++v) {
-        double exact[4], bound[4];
-        exact_vertex(M, layout, kind, input.data() + v * width(kind), exact, bound);
-        for (int c = 0; c < width(kind); ++c) {
-          const std::size_t at = static_cast<std::size_t>(v) * width(kind) + c;
-          if (!acceptable(target[at], expected[at], exact[c], bound[c])) {
-            ADD_FAILURE() << "vertex " << v << " component " << c << ": " << target[at] << ", reference "
-                          << expected[at] << ", exact " << exact[c] << " +- " << bound[c];
-            ++failures;
-          }
-        }
-      }
+      const std::size_t failures = compare_vertices(M, layout, kind, n, input, expected, target.data());
       return failures == 0;
     });
   }
@@ -397,19 +406,7 @@ class Transform4HostTest : public BackendTest {
       EXPECT_TRUE(std::equal(input.begin(), input.end(), in_after.begin() + static_cast<std::ptrdiff_t>(in.offset())))
           << "the input changed";
     }
-    std::size_t failures = 0;
-    for (index_t v = 0; v < n && failures < 5; ++v) {
-      double exact[4], bound[4];
-      exact_vertex(M, layout, kind, input.data() + v * width(kind), exact, bound);
-      for (int c = 0; c < width(kind); ++c) {
-        const std::size_t k = static_cast<std::size_t>(v) * width(kind) + c;
-        if (!acceptable(result[at + k], expected[k], exact[c], bound[c])) {
-          ADD_FAILURE() << "vertex " << v << " component " << c << ": " << result[at + k] << ", reference "
-                        << expected[k] << ", exact " << exact[c] << " +- " << bound[c];
-          ++failures;
-        }
-      }
-    }
+    compare_vertices(M, layout, kind, n, input, expected, result.data() + at);
   }
 
   // Every pairing with at least one host array, and in place on each kind of host memory.
