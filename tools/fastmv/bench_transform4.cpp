@@ -128,13 +128,17 @@ class Bench {
   // 16-core VM's memcpy moved from 92 to 119 GB/s between two runs of one size) moves
   // them all alike; last, each output is poisoned, the candidate called once more and
   // its result checked against the reference.
-  std::vector<Transform4Result> measure(std::vector<Candidate>& candidates, long long n, const float* expected) {
+  // `exact`: every sample is `repetitions` calls however long they last (the seed's
+  // ladder: 100 repetitions at its sizes).
+  std::vector<Transform4Result> measure(std::vector<Candidate>& candidates, long long n, const float* expected,
+                                        bool exact = false) {
     std::vector<long long> calls;
     for (Candidate& candidate : candidates) {
       candidate.time(1);
       const double once = std::max(candidate.time(1), 1e-9);
-      calls.push_back(std::clamp<long long>(static_cast<long long>(std::ceil(options_.min_sample_s / once)), 1,
-                                            options_.repetitions));
+      calls.push_back(exact ? options_.repetitions
+                            : std::clamp<long long>(static_cast<long long>(std::ceil(options_.min_sample_s / once)), 1,
+                                                    options_.repetitions));
     }
     std::vector<std::vector<double>> per_call(candidates.size());
     for (int s = 0; s < options_.samples; ++s) {
@@ -304,7 +308,7 @@ class Bench {
     candidates.push_back(cpu_candidate("fastmv-cpu", "fastmv Cpu backend, " + std::to_string(threads_) + " threads",
                                        n, out, [=] { fastmv::transform4(*all, fastmv::Layout::RowMajor, m, n, in, out); }));
     for (Candidate& copy : copy_candidates("cpu", n, in, out)) candidates.push_back(copy);
-    append(measure(candidates, n, expected));
+    append(measure(candidates, n, expected, ladder));
   }
 
   void run_grain(long long n, const float* in, float* out, const float* expected) {

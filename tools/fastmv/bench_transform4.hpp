@@ -27,7 +27,8 @@ struct Transform4BenchOptions {
   std::vector<long long> ladder_sizes = {1 << 18, 1 << 19, 1 << 20};  // the seed's
   std::vector<long long> grain_sizes = {1 << 20, 1 << 24};            // vertices of the grain curve
   int threads = 0;           // 0: fastmv's default (OpenMP)
-  int repetitions = 100;     // calls per sample at most (the seed's 100 repetitions)
+  int repetitions = 100;     // calls per sample: exactly this many at the ladder's sizes (the
+                             // seed's 100 repetitions), at most this many elsewhere
   int samples = 5;           // samples per implementation; the median is reported
   double min_sample_s = 0.05;  // fewer calls per sample only when 100 would last longer than this
   bool cpu = true;

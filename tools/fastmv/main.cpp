@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
   bench_t4->add_option("--threads", t4.threads, "CPU threads; 0: fastmv's default (OpenMP)")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
-  bench_t4->add_option("--repetitions", t4.repetitions, "Calls per sample at most (the seed: 100)")
+  bench_t4->add_option("--repetitions", t4.repetitions, "Calls per sample: exactly this many at the ladder's sizes (the seed: 100), at most elsewhere")
       ->check(CLI::PositiveNumber)->capture_default_str();
   bench_t4->add_option("--samples", t4.samples, "Samples per implementation and size; the median is shown")
       ->check(CLI::PositiveNumber)->capture_default_str();
