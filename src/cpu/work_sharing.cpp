@@ -8,9 +8,41 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+#include <omp.h>
 
 namespace fastmv::kernels::cpu::detail {
 namespace {
+
+// The CPUs helper threads may run on when OpenMP binds threads (OMP_PROC_BIND set): the
+// union of OpenMP's places, i.e. the CPUs the process had before libgomp bound its
+// initial thread to one of them. A helper started from that thread would inherit its
+// single-CPU mask, and every helper would share one core (measured on the H100's
+// 16-core host: transform4 of 16M vertices at 13 GB/s instead of 140). Returns false
+// when OpenMP binds nothing: helpers then keep the mask they inherit (taskset, cgroups).
+bool helper_cpus(void* mask_out) {
+#if defined(__linux__)
+  if (omp_get_proc_bind() == omp_proc_bind_false) return false;
+  auto* mask = static_cast<cpu_set_t*>(mask_out);
+  CPU_ZERO(mask);
+  for (int place = 0; place < omp_get_num_places(); ++place) {
+    std::vector<int> ids(static_cast<std::size_t>(std::max(omp_get_place_num_procs(place), 0)));
+    omp_get_place_proc_ids(place, ids.data());
+    for (int id : ids) {
+      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, mask);
+    }
+  }
+  return CPU_COUNT(mask) > 0;
+#else
+  (void)mask_out;
+  return false;
+#endif
+}
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -104,6 +136,11 @@ class HelperPool {
   }
 
   void helper_main(unsigned id, std::uint32_t seen) {
+#if defined(__linux__)
+    static cpu_set_t cpus;
+    static const bool widen = helper_cpus(&cpus);
+    if (widen) pthread_setaffinity_np(pthread_self(), sizeof cpus, &cpus);
+#endif
     for (;;) {
       const auto spin_until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
       for (unsigned spins = 0; generation_.load(std::memory_order_acquire) == seen; ++spins) {
