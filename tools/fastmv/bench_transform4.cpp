@@ -61,24 +61,13 @@ void fill(float* values, std::size_t count, std::uint64_t seed) {
   }
 }
 
-// A threaded memcpy of `bytes`, each thread its static share (as the pages were
-// first touched).
-void threaded_copy(void* to, const void* from, std::size_t bytes, int team) {
-#pragma omp parallel num_threads(team)
-  {
-    const std::size_t id = static_cast<std::size_t>(omp_get_thread_num());
-    const std::size_t count = static_cast<std::size_t>(omp_get_num_threads());
-    const std::size_t begin = bytes * id / count / 64 * 64;
-    const std::size_t end = id + 1 == count ? bytes : bytes * (id + 1) / count / 64 * 64;
-    std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin, end - begin);
-  }
-}
-
-// The same copy with non-temporal stores (SSE2; `to` 64-byte aligned): no read for
-// ownership of the destination, the best copy the machine does and so the CPU ceiling
-// (glibc's memcpy streams only past a threshold scaled to the last-level cache, 300 MiB
-// on the H100's host, so at these sizes it reads every destination line first).
-void threaded_stream_copy(float* to, const float* from, std::size_t floats, int team) {
+// A threaded copy of `floats`, each thread its static share of 64-byte lines (as the
+// pages were first touched): glibc's memcpy, or with `streaming` non-temporal stores
+// (SSE2; `to` 64-byte aligned), which skip the read for ownership of the destination.
+// The second is the best copy the machine does and so the CPU ceiling: glibc's memcpy
+// streams only past a threshold scaled to the last-level cache (300 MiB on the H100's
+// host), so at these sizes it reads every destination line first.
+void threaded_copy(float* to, const float* from, std::size_t floats, int team, bool streaming) {
 #pragma omp parallel num_threads(team)
   {
     const std::size_t id = static_cast<std::size_t>(omp_get_thread_num());
@@ -87,15 +76,17 @@ void threaded_stream_copy(float* to, const float* from, std::size_t floats, int 
     const std::size_t end = id + 1 == count ? floats : floats * (id + 1) / count / 16 * 16;
     std::size_t i = begin;
 #if defined(__SSE2__)
-    for (; i + 16 <= end; i += 16) {
-      const __m128 a = _mm_loadu_ps(from + i), b = _mm_loadu_ps(from + i + 4);
-      const __m128 c = _mm_loadu_ps(from + i + 8), d = _mm_loadu_ps(from + i + 12);
-      _mm_stream_ps(to + i, a);
-      _mm_stream_ps(to + i + 4, b);
-      _mm_stream_ps(to + i + 8, c);
-      _mm_stream_ps(to + i + 12, d);
+    if (streaming) {
+      for (; i + 16 <= end; i += 16) {
+        const __m128 a = _mm_loadu_ps(from + i), b = _mm_loadu_ps(from + i + 4);
+        const __m128 c = _mm_loadu_ps(from + i + 8), d = _mm_loadu_ps(from + i + 12);
+        _mm_stream_ps(to + i, a);
+        _mm_stream_ps(to + i + 4, b);
+        _mm_stream_ps(to + i + 8, c);
+        _mm_stream_ps(to + i + 12, d);
+      }
+      _mm_sfence();
     }
-    _mm_sfence();
 #endif
     std::memcpy(to + i, from + i, (end - i) * sizeof(float));
   }
@@ -264,13 +255,7 @@ class Bench {
       const int team = threads_;
       copy.time = [=](long long calls) {
         const auto start = Clock::now();
-        for (long long c = 0; c < calls; ++c) {
-          if (streaming) {
-            threaded_stream_copy(scratch, input, 4 * static_cast<std::size_t>(n), team);
-          } else {
-            threaded_copy(scratch, input, 16 * static_cast<std::size_t>(n), team);
-          }
-        }
+        for (long long c = 0; c < calls; ++c) threaded_copy(scratch, input, 4 * static_cast<std::size_t>(n), team, streaming);
         return seconds_since(start);
       };
       copies.push_back(copy);
