@@ -169,25 +169,41 @@ index_t automatic_grain(index_t n, int threads) {
 }  // namespace
 
 void transform4(const Transform4Problem& problem, int threads, index_t grain) {
-  const index_t n = problem.n;
   const int width = floats_per_vertex(problem.kind);
-  if (grain <= 0) grain = automatic_grain(n, std::max(threads, 1));
-  const std::size_t bytes = 2 * sizeof(float) * static_cast<std::size_t>(width) * static_cast<std::size_t>(n);
+  const std::size_t bytes = 2 * sizeof(float) * static_cast<std::size_t>(width) * static_cast<std::size_t>(problem.n);
   const std::size_t vector_bytes = HWY_DYNAMIC_DISPATCH(VectorBytes)();
-  // Every chunk's stores stay aligned when out is and a chunk is whole vectors.
-  const bool stream = problem.kind == VertexKind::Vec4 && bytes >= kStreamingBytes &&
-                      reinterpret_cast<std::uintptr_t>(problem.out) % vector_bytes == 0 &&
-                      (static_cast<std::size_t>(grain) * 4 * sizeof(float)) % vector_bytes == 0;
+  // Large vec4 arrays are written with non-temporal stores, which need vector-aligned
+  // addresses. A large std::vector or malloc block starts 16 bytes past a page (the
+  // allocator's header), so `out` is rarely vector-aligned itself: the first few
+  // vertices (`head`, up to vector_bytes / 16 - 1) go first with plain stores, and
+  // the chunks of the rest start on vector boundaries. Outputs not on a 16-byte
+  // boundary never reach one vertex by vertex and take plain stores throughout.
+  const auto address = reinterpret_cast<std::uintptr_t>(problem.out);
+  const bool stream = problem.kind == VertexKind::Vec4 && bytes >= kStreamingBytes && address % 16 == 0;
+  const index_t head =
+      stream ? static_cast<index_t>((vector_bytes - address % vector_bytes) % vector_bytes / 16) : index_t(0);
+  Transform4Problem rest = problem;
+  if (head > 0) {
+    HWY_DYNAMIC_DISPATCH(Transform)(problem.matrix.m, problem.kind, problem.in, problem.out,
+                                    static_cast<std::size_t>(head), false);
+    rest.in += width * head;
+    rest.out += width * head;
+    rest.n -= head;
+  }
+  const index_t n = rest.n;
+  if (grain <= 0) grain = automatic_grain(n, std::max(threads, 1));
+  // Every chunk's stores stay aligned when a chunk is whole vectors.
+  const bool stream_chunks = stream && (static_cast<std::size_t>(grain) * 4 * sizeof(float)) % vector_bytes == 0;
   const index_t chunks = (n + grain - 1) / grain;
   const int used = static_cast<int>(std::min<index_t>(std::max(threads, 1), chunks));
   parallel_chunks(used, static_cast<std::size_t>(chunks), [&](std::size_t chunk) {
     const index_t first = static_cast<index_t>(chunk) * grain;
     const index_t count = std::min(grain, n - first);
-    HWY_DYNAMIC_DISPATCH(Transform)(problem.matrix.m, problem.kind, problem.in + width * first,
-                                    problem.out + width * first, static_cast<std::size_t>(count), stream);
+    HWY_DYNAMIC_DISPATCH(Transform)(rest.matrix.m, rest.kind, rest.in + width * first, rest.out + width * first,
+                                    static_cast<std::size_t>(count), stream_chunks);
     // Non-temporal stores are weakly ordered: each thread fences its own before the
     // chunk counts as done.
-    if (stream) hwy::FlushStream();
+    if (stream_chunks) hwy::FlushStream();
   });
 }
 

@@ -193,9 +193,14 @@ TEST_F(Transform4Test, LargeArraysWithThreads) {
     check(kind, Layout::RowMajor, 1000003, 0, false);
     check(kind, Layout::ColMajor, 1000003, 1, true);
   }
-  // Large enough for the Cpu backend's non-temporal stores (>= 32 MiB moved).
+  // Large enough for the Cpu backend's non-temporal stores (>= 32 MiB moved), with the
+  // output on a vector boundary, 16, 32 and 48 bytes past one (a large std::vector's
+  // data is 16 bytes past a page: a head of vertices goes before the streamed chunks),
+  // and 4 bytes past one (no streaming).
   check(Kind::Vec4, Layout::RowMajor, 1 << 21, 0, false);
   check(Kind::Vec4, Layout::RowMajor, (1 << 21) + 3, 0, true);
+  for (const std::size_t misalign : {1, 4, 8, 12}) check(Kind::Vec4, Layout::ColMajor, (1 << 21) + 5, misalign, false);
+  check(Kind::Vec4, Layout::RowMajor, (1 << 21) + 1, 4, true);
 }
 
 // The Cpu backend's chunks of work: any grain, one vertex up, gives the results of the
