@@ -118,8 +118,8 @@ def main():
         elif panel == "throughput":
             wanted = [("cpu", "fastmv-cpu"), ("cpu", "copy-nt"), ("gpu", "fastmv-cuda"), ("gpu", "cublas-sgemm"),
                       ("gpu", "d2d-copy"), ("gpu-host", "seed-pageable"), ("gpu-host", "seed-pinned"),
-                      ("gpu-host", "fastmv-cuda-host-pageable"), ("gpu-host", "fastmv-cuda-host-pinned"),
-                      ("gpu-host", "pinned-both")]
+                      ("gpu-host", "fastmv-cuda-host-pageable"), ("gpu-host", "fastmv-cuda-host-pageable-staged"),
+                      ("gpu-host", "fastmv-cuda-host-pinned"), ("gpu-host", "pinned-both")]
             sizes = sorted({r["vertices"] for r in results if (r["section"], r["implementation"]) in wanted})
             groups = []
             for n in sizes:

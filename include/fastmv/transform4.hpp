@@ -14,16 +14,27 @@
 // memory on the Reference and Cpu backends. On the Cuda backend:
 //   - both in device memory of the context's device (or managed memory): the call is
 //     queued on the context's stream and returns at once, as fastmv::gemv does;
-//   - either in host memory, pinned or pageable: the arrays are streamed through the
-//     device in chunks, copies up and down and the kernels overlapped on the context's
-//     own streams (pageable chunks go through pinned buffers the context keeps: 64 MiB
-//     of device memory once, 128 MiB of pinned memory once a pageable array is seen).
-//     The call follows the work queued on the context's stream and returns when out
-//     holds the result. Pinned arrays (fastmv::cuda::PinnedBuffer) run at the PCIe
-//     limit; pageable ones at the host's copy bandwidth (docs/PERFORMANCE.md).
-// FASTMV_TRANSFORM4_GRAIN (Cpu: vertices a thread takes at a time) and
-// FASTMV_TRANSFORM4_CHUNK_BYTES (Cuda, host arrays) override fastmv's choices for
-// measurements; a value that is not a valid number is an InvalidArgument.
+//   - one in device memory, the other in host memory, or both in pinned memory: the
+//     arrays are streamed through the device in chunks, copies up and down and the
+//     kernels overlapped on the context's own streams (pageable chunks go through
+//     pinned buffers the context keeps: 64 MiB of device memory once, 128 MiB of
+//     pinned memory once a pageable array is seen). Pinned arrays
+//     (fastmv::cuda::PinnedBuffer) run at the PCIe limit in both directions at once;
+//     pageable ones at the host's copy bandwidth (docs/PERFORMANCE.md);
+//   - both in host memory, at least one of them pageable: the vertices are transformed
+//     on the host's cores (the context's threads, the Cpu backend's kernels), since
+//     staging pageable memory for the device costs the host three times the memory
+//     traffic of doing the work (on the H100's host: ~44-70 GB/s each way on the cores
+//     against 24-32 through the device). On hosts with FMA (AVX2 and up) the results
+//     are the same bits either way: both evaluate each output as the same chain of
+//     fused multiply-adds.
+//   In every case the call follows the work queued on the context's stream and, with
+//   a host array, returns when out holds the result.
+// FASTMV_TRANSFORM4_GRAIN (Cpu: vertices a thread takes at a time),
+// FASTMV_TRANSFORM4_CHUNK_BYTES (Cuda, host arrays through the device) and
+// FASTMV_TRANSFORM4_PAGEABLE=staged (Cuda: pageable arrays through the device even
+// when both are in host memory) override fastmv's choices for measurements; a value
+// that is not a valid one is an InvalidArgument.
 //
 // Arithmetic: IEEE single precision, every product and sum performed (0 * Inf is NaN,
 // NaN propagates, nothing is flushed or reordered by fast-math); the fast paths fuse

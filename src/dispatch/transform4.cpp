@@ -2,6 +2,8 @@
 // into row-major order, pick the backend.
 #include "fastmv/transform4.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -12,6 +14,31 @@
 
 namespace fastmv {
 namespace {
+
+// Whether a call on a Cuda context whose arrays are both in host memory, at least one
+// of them pageable, runs on the host's cores instead of through the device. The copy
+// engines cannot read pageable memory, so the device path has the host copy every
+// such byte through pinned buffers: with the copy engines' own traffic that is three
+// times the host memory traffic of transforming the vertices in place of copying them
+// (on the H100's 16-core host: 29-32 GB/s each way through the device, ~70 on the
+// cores; docs/PERFORMANCE.md). Both use every thread of the context. Two pinned
+// arrays (the device's DMA alone reads and writes them, the cores stay free) and any
+// device array go through the device. FASTMV_TRANSFORM4_PAGEABLE=staged sends
+// pageable arrays through the device anyway (for measurements); `cores`, empty or
+// unset: the default; anything else is an InvalidArgument.
+bool on_host_cores(const char* function, cuda::Residence in, cuda::Residence out) {
+  const char* text = std::getenv("FASTMV_TRANSFORM4_PAGEABLE");
+  bool staged = false;
+  if (text != nullptr && *text != '\0' && std::strcmp(text, "cores") != 0) {
+    if (std::strcmp(text, "staged") != 0) {
+      throw InvalidArgument(function, "FASTMV_TRANSFORM4_PAGEABLE", text, "must be cores or staged (or unset)");
+    }
+    staged = true;
+  }
+  const bool host = in != cuda::Residence::Device && out != cuda::Residence::Device;
+  const bool pageable = in == cuda::Residence::Pageable || out == cuda::Residence::Pageable;
+  return host && pageable && !staged;
+}
 
 void run(const char* function, const Context& context, Layout layout, const float* M, index_t n,
          const float* in, float* out, kernels::VertexKind kind) {
@@ -54,6 +81,9 @@ void run(const char* function, const Context& context, Layout layout, const floa
       const cuda::Residence out_place = cuda::residence_of(state, function, "out", out);
       if (in_place == cuda::Residence::Device && out_place == cuda::Residence::Device) {
         kernels::cuda::transform4(problem, state);
+      } else if (on_host_cores(function, in_place, out_place)) {
+        cuda::synchronize(state);  // after the work queued on the context's stream, as on the device
+        kernels::cpu::transform4(problem, context.threads());
       } else {
         kernels::cuda::transform4_host(problem, state, in_place, out_place, context.threads());
       }

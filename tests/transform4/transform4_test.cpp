@@ -294,7 +294,7 @@ TEST_F(Transform4Test, BadInputIsRefusedAndNothingWritten) {
       fastmv::transform4(context, Layout::RowMajor, M.data(), std::numeric_limits<index_t>::max() / 2, in, out), "n");
   if (kBackend == fastmv::Backend::Cuda) {
     // Host arrays are taken (HostArrays below), but not one overlapping a device array
-    // partially: that cannot happen, so only the bad value of the tuning variable.
+    // partially: that cannot happen, so only bad values of the tuning variables.
     std::vector<float> host(64);
     ScopedEnvironment chunk("FASTMV_TRANSFORM4_CHUNK_BYTES", "lots");
     EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), out),
@@ -302,9 +302,16 @@ TEST_F(Transform4Test, BadInputIsRefusedAndNothingWritten) {
     chunk.set("100");
     EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, in, host.data()),
                    "FASTMV_TRANSFORM4_CHUNK_BYTES");
-    chunk.set("-4096");
+    {
+      // Pageable arrays on both sides run on the host's cores unless sent through the device.
+      ScopedEnvironment staged("FASTMV_TRANSFORM4_PAGEABLE", "staged");
+      chunk.set("-4096");
+      EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), host.data()),
+                     "FASTMV_TRANSFORM4_CHUNK_BYTES");
+    }
+    ScopedEnvironment route("FASTMV_TRANSFORM4_PAGEABLE", "gpu");
     EXPECT_REFUSED(fastmv::transform4(context, Layout::RowMajor, M.data(), 4, host.data(), host.data()),
-                   "FASTMV_TRANSFORM4_CHUNK_BYTES");
+                   "FASTMV_TRANSFORM4_PAGEABLE");
     EXPECT_TRUE(std::all_of(host.begin(), host.end(), [](float v) { return v == 0.0f; }));
   }
   // Disjoint arrays next to each other and n = 0 are fine.
@@ -414,6 +421,8 @@ class Transform4HostTest : public BackendTest {
     compare_vertices(M, layout, kind, n, input, expected, result.data() + at);
   }
 
+  void concurrent_calls();
+
   // Every pairing with at least one host array, and in place on each kind of host memory.
   void check_pairings(Kind kind, index_t n, std::size_t misalign) {
     for (const Place in_place : {Place::Pageable, Place::Pinned, Place::Device}) {
@@ -427,13 +436,23 @@ class Transform4HostTest : public BackendTest {
   }
 };
 
+// Pageable arrays take one of two routes (dispatch/transform4.cpp): both in host
+// memory, the host's cores by default; through the device's staging pipeline when the
+// other is device memory, or when FASTMV_TRANSFORM4_PAGEABLE=staged. The tests below
+// run every pairing both ways.
+constexpr const char* kPageableRoutes[] = {"", "staged"};
+
 // 4 KiB chunks: 64 vec4 or 340 points, so that a thousand vertices take many chunks
 // around the four slots, with a partial one at the end.
 TEST_F(Transform4HostTest, SmallChunksAroundTheSlots) {
   ScopedEnvironment chunk("FASTMV_TRANSFORM4_CHUNK_BYTES", "4096");
-  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
-    for (const index_t n : {1, 5, 64, 1031}) {
-      for (const std::size_t misalign : {0, 1}) check_pairings(kind, n, misalign);
+  for (const char* route : kPageableRoutes) {
+    ScopedEnvironment pageable("FASTMV_TRANSFORM4_PAGEABLE", route);
+    SCOPED_TRACE(std::string("FASTMV_TRANSFORM4_PAGEABLE=") + route);
+    for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+      for (const index_t n : {1, 5, 64, 1031}) {
+        for (const std::size_t misalign : {0, 1}) check_pairings(kind, n, misalign);
+      }
     }
   }
 }
@@ -442,12 +461,68 @@ TEST_F(Transform4HostTest, SmallChunksAroundTheSlots) {
 // eight chunks of 1 MiB and one vertex; 5 * 2^19 + 3 are eight of 5 MiB and three;
 // 9 * 2^20 + 5 are nine of 16 MiB and five.
 TEST_F(Transform4HostTest, DefaultChunks) {
-  check_pairings(Kind::Vec4, (1 << 19) + 1, 0);
-  check_pairings(Kind::Vec4, 5 * (1 << 19) + 3, 1);
-  check_pairings(Kind::PointDivide, 1000003, 1);
-  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, false, 1);
-  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, true, 0);
-  check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pinned, Place::Pageable, false, 0);
+  for (const char* route : kPageableRoutes) {
+    ScopedEnvironment pageable("FASTMV_TRANSFORM4_PAGEABLE", route);
+    SCOPED_TRACE(std::string("FASTMV_TRANSFORM4_PAGEABLE=") + route);
+    check_pairings(Kind::Vec4, (1 << 19) + 1, 0);
+    check_pairings(Kind::Vec4, 5 * (1 << 19) + 3, 1);
+    check_pairings(Kind::PointDivide, 1000003, 1);
+    check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, false, 1);
+    check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pageable, Place::Pageable, true, 0);
+    check(Kind::Vec4, 9 * (1 << 20) + 5, Place::Pinned, Place::Pageable, false, 0);
+  }
+}
+
+// The two routes of pageable arrays give the same bits: the Cpu kernels and the device
+// kernel evaluate each output as the same chain of fused multiply-adds (where the host
+// has FMA, AVX2 and up; the SSE4 and scalar targets round the products separately).
+TEST_F(Transform4HostTest, BothRoutesGiveTheSameBits) {
+  const std::string target = fastmv::cpu_simd_target();
+  if (target != "AVX2" && target != "AVX3" && target != "AVX3_ZEN4" && target != "AVX3_SPR") {
+    GTEST_SKIP() << "the host's SIMD target (" << target << ") has no FMA";
+  }
+  const fastmv::Context context(fastmv::Backend::Cuda);
+  for (const Kind kind : {Kind::Vec4, Kind::Point, Kind::PointDivide}) {
+    const index_t n = 300007;
+    const std::vector<float> M = random_matrix(random(), Layout::RowMajor, kind);
+    std::vector<float> input(static_cast<std::size_t>(n) * width(kind));
+    for (float& value : input) value = random().uniform_nonzero<float>();
+    std::vector<float> on_cores(input.size(), 0.0f), staged(input.size(), 1.0f);
+    call(context, kind, Layout::RowMajor, M.data(), n, input.data(), on_cores.data());
+    {
+      ScopedEnvironment route("FASTMV_TRANSFORM4_PAGEABLE", "staged");
+      call(context, kind, Layout::RowMajor, M.data(), n, input.data(), staged.data());
+    }
+    std::size_t different = 0;
+    for (std::size_t i = 0; i < input.size(); ++i) different += !same_bits(on_cores[i], staged[i]);
+    EXPECT_EQ(different, 0u) << name(kind);
+  }
+}
+
+// On the host's cores too, the call follows the work queued on the context's stream:
+// here a copy that reads the pinned array the call then writes, queued behind a long
+// device-array call so that it is still pending when the call starts.
+TEST_F(Transform4HostTest, HostCoresFollowEarlierWorkOnTheContextStream) {
+  const fastmv::Context context(fastmv::Backend::Cuda);
+  const index_t n = 1 << 22;
+  const index_t slow = 1 << 25;  // 1 GiB through the device, ~0.4 ms a pass
+  const std::vector<float> M = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2};
+  fastmv::cuda::DeviceBuffer<float> big(context, 4 * slow);
+  fastmv::cuda::DeviceBuffer<float> copied(context, 4 * n);
+  fastmv::cuda::PinnedBuffer<float> pinned(4 * n);
+  const std::vector<float> eights(static_cast<std::size_t>(4 * n), 8.0f);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    std::fill(pinned.data(), pinned.data() + 4 * n, 1.0f);
+    for (int pass = 0; pass < 8; ++pass) {
+      fastmv::transform4(context, Layout::RowMajor, M.data(), slow, big.data(), big.data());  // queued
+    }
+    fastmv::cuda::copy(context, copied.data(), pinned.data(), 4 * n);  // queued: reads 1s
+    fastmv::transform4(context, Layout::RowMajor, M.data(), n / 2, eights.data(), pinned.data());  // writes 16s
+    std::vector<float> back(static_cast<std::size_t>(4 * n), 0.0f);
+    fastmv::cuda::copy(context, back.data(), copied.data(), 4 * n);
+    ASSERT_TRUE(std::all_of(back.begin(), back.end(), [](float v) { return v == 1.0f; })) << "repeat " << repeat;
+    ASSERT_TRUE(std::all_of(pinned.data(), pinned.data() + 2 * n, [](float v) { return v == 16.0f; }));
+  }
 }
 
 // A host-array call follows the work queued on the context's stream before it: here
@@ -468,8 +543,17 @@ TEST_F(Transform4HostTest, FollowsEarlierWorkOnTheContextStream) {
   }
 }
 
-// Several threads on one context take turns through its pipeline.
+// Several threads on one context take turns through its pipeline (or share the host's
+// cores).
 TEST_F(Transform4HostTest, ConcurrentCallsOnOneContext) {
+  for (const char* route : kPageableRoutes) {
+    ScopedEnvironment pageable("FASTMV_TRANSFORM4_PAGEABLE", route);
+    SCOPED_TRACE(std::string("FASTMV_TRANSFORM4_PAGEABLE=") + route);
+    concurrent_calls();
+  }
+}
+
+void Transform4HostTest::concurrent_calls() {
   const fastmv::Context context(fastmv::Backend::Cuda);
   const index_t n = 700001;
   std::vector<std::thread> threads;

@@ -3,12 +3,14 @@
 //   gpu:      fastmv on device arrays, cublasSgemm (4x4 times 4xN, the vec4 array as a
 //             column-major 4 x N matrix), a device-to-device copy (the ceiling);
 //   gpu-host: the seed's way (copy up, kernel, copy down, one after the other) from
-//             pageable and from pinned memory, fastmv's overlapped pipeline on both,
+//             pageable and from pinned memory, fastmv on both (pinned: the overlapped
+//             pipeline; pageable: the host's cores by default, and the staged pipeline),
 //             and pinned copies up, down, and both at once (the ceiling).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -24,6 +26,30 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using fastmv::cuda::DeviceBuffer;
 using fastmv::cuda::PinnedBuffer;
+
+// Sets an environment variable for its lifetime (the tuning variables fastmv reads per
+// call), restoring its earlier value.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) {
+    if (const char* earlier = std::getenv(name)) earlier_ = earlier, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedVariable() {
+    if (had_) {
+      setenv(name_.c_str(), earlier_.c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::string earlier_;
+  bool had_ = false;
+};
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -169,9 +195,21 @@ std::unique_ptr<GpuPoint> make_gpu_point(const fastmv::Context& context, const f
       [p](long long calls) { return Point::host_time(calls, [p] { p->serial(p->pinned_in.data(), p->pinned_out.data()); }); },
       [p] { return static_cast<const float*>(p->pinned_out.data()); },
       [p] { p->poison_host(p->pinned_out.data()); });
-  add("gpu-host", "fastmv-cuda-host-pageable", "fastmv::transform4 on pageable host arrays (staged, overlapped)",
+  add("gpu-host", "fastmv-cuda-host-pageable", "fastmv::transform4 on pageable host arrays (the default: host cores)",
       each_way, false, "pinned-both",
       [p](long long calls) {
+        return Point::host_time(calls, [p] {
+          fastmv::transform4(p->context, fastmv::Layout::RowMajor, p->M, p->n, p->pageable_in.data(), p->pageable_out.data());
+        });
+      },
+      [p] { return static_cast<const float*>(p->pageable_out.data()); },
+      [p] { p->poison_host(p->pageable_out.data()); });
+  add("gpu-host", "fastmv-cuda-host-pageable-staged",
+      "fastmv::transform4 on pageable host arrays through the device (FASTMV_TRANSFORM4_PAGEABLE=staged: staged, "
+      "overlapped)",
+      each_way, false, "pinned-both",
+      [p](long long calls) {
+        const ScopedVariable staged("FASTMV_TRANSFORM4_PAGEABLE", "staged");
         return Point::host_time(calls, [p] {
           fastmv::transform4(p->context, fastmv::Layout::RowMajor, p->M, p->n, p->pageable_in.data(), p->pageable_out.data());
         });
