@@ -97,11 +97,11 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-jacobi compute-sanitizer --tool memcheck --error-exitcode 1 "$jacobi_test"
   step sanitizer-racecheck-jacobi compute-sanitizer --tool racecheck --error-exitcode 1 "$jacobi_test" \
     --gtest_filter='JacobiTest/*.UpdateRuleAndHistory:JacobiCudaTest.ChecksEvery*:JacobiCudaTest.Both*'
-  # Transforms: device arrays and the host pipeline (pageable, pinned, mixed; chunks
+  # Transforms: device arrays, the host pipeline and the cores route (pageable, pinned, mixed; chunks
   # wrapping the slots) under memcheck; the large cases take the default chunks.
   step sanitizer-memcheck-transform4 compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$build/tests/transform4/transform4_test_cuda" \
-    --gtest_filter='Transform4Test.MatchesTheReference*:Transform4Test.BadInput*:Transform4HostTest.SmallChunks*:Transform4HostTest.Follows*'
+    --gtest_filter='Transform4Test.MatchesTheReference*:Transform4Test.BadInput*:Transform4HostTest.SmallChunks*:Transform4HostTest.*Follow*'
 fi
 
 fastmv="$build/tools/fastmv/fastmv"
