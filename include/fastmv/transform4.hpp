@@ -24,8 +24,8 @@
 //   - both in host memory, at least one of them pageable: the vertices are transformed
 //     on the host's cores (the context's threads, the Cpu backend's kernels), since
 //     staging pageable memory for the device costs the host three times the memory
-//     traffic of doing the work (on the H100's host: ~44-70 GB/s each way on the cores
-//     against 24-32 through the device). On hosts with FMA (AVX2 and up) the results
+//     traffic of doing the work (on the H100's host: 62-68 GB/s each way on the cores
+//     against 26-32 through the device). On hosts with FMA (AVX2 and up) the results
 //     are the same bits either way: both evaluate each output as the same chain of
 //     fused multiply-adds.
 //   In every case the call follows the work queued on the context's stream and, with

@@ -20,7 +20,7 @@ namespace {
 // engines cannot read pageable memory, so the device path has the host copy every
 // such byte through pinned buffers: with the copy engines' own traffic that is three
 // times the host memory traffic of transforming the vertices in place of copying them
-// (on the H100's 16-core host: 29-32 GB/s each way through the device, ~70 on the
+// (on the H100's 16-core host: 26-32 GB/s each way through the device, 62-68 on the
 // cores; docs/PERFORMANCE.md). Both use every thread of the context. Two pinned
 // arrays (the device's DMA alone reads and writes them, the cores stay free) and any
 // device array go through the device. FASTMV_TRANSFORM4_PAGEABLE=staged sends
