@@ -92,15 +92,6 @@ void threaded_copy(float* to, const float* from, std::size_t floats, int team, b
   }
 }
 
-// Sets an environment variable for a candidate's calls (the grain curve).
-struct ScopedVariable {
-  ScopedVariable(const char* name, const std::string& value) : name_(name) {
-    if (!value.empty()) setenv(name, value.c_str(), 1);
-  }
-  ~ScopedVariable() { unsetenv(name_); }
-  const char* name_;
-};
-
 std::string vertices_text(long long n) {
   if (n % (1 << 20) == 0) return std::to_string(n >> 20) + "M";
   if (n % (1 << 10) == 0) return std::to_string(n >> 10) + "K";
@@ -452,6 +443,25 @@ void write_json(const Transform4BenchOptions& options, const Bench& bench, const
 }
 
 }  // namespace
+
+ScopedVariable::ScopedVariable(const char* name, const std::string& value) : name_(name) {
+  if (value.empty()) return;
+  if (const char* earlier = std::getenv(name)) {
+    earlier_ = earlier;
+    had_earlier_ = true;
+  }
+  setenv(name, value.c_str(), 1);
+  set_ = true;
+}
+
+ScopedVariable::~ScopedVariable() {
+  if (!set_) return;
+  if (had_earlier_) {
+    setenv(name_.c_str(), earlier_.c_str(), 1);
+  } else {
+    unsetenv(name_.c_str());
+  }
+}
 
 int run_transform4_bench(const Transform4BenchOptions& options) {
   if (options.samples < 1 || options.repetitions < 1) throw std::invalid_argument("--samples and --repetitions must be >= 1");

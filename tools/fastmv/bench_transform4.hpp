@@ -80,6 +80,22 @@ struct GpuPoint {
   std::vector<Candidate> candidates;
 };
 
+// Sets an environment variable (a tuning variable fastmv reads at each call) for the
+// lifetime of the object, then restores what it was; an empty value changes nothing.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const std::string& value);
+  ~ScopedVariable();
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::string earlier_;
+  bool set_ = false;
+  bool had_earlier_ = false;
+};
+
 #ifdef FASTMV_BENCH_HAVE_CUDA
 // Device, pinned and pageable copies of `input` and the GPU candidates on them
 // (bench_transform4_cuda.cu).

@@ -10,7 +10,6 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -26,30 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using fastmv::cuda::DeviceBuffer;
 using fastmv::cuda::PinnedBuffer;
-
-// Sets an environment variable for its lifetime (the tuning variables fastmv reads per
-// call), restoring its earlier value.
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const char* value) : name_(name) {
-    if (const char* earlier = std::getenv(name)) earlier_ = earlier, had_ = true;
-    setenv(name, value, 1);
-  }
-  ~ScopedVariable() {
-    if (had_) {
-      setenv(name_.c_str(), earlier_.c_str(), 1);
-    } else {
-      unsetenv(name_.c_str());
-    }
-  }
-  ScopedVariable(const ScopedVariable&) = delete;
-  ScopedVariable& operator=(const ScopedVariable&) = delete;
-
- private:
-  std::string name_;
-  std::string earlier_;
-  bool had_ = false;
-};
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
