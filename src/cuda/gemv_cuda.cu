@@ -35,11 +35,21 @@ bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(po
 
 constexpr unsigned kMaxGridZ = 65535;
 
+// How early a kernel may start (GemvPolicy::early_launch, or early_launch_tma for the
+// TMA Axpy kernel) where the device can launch a kernel before the previous one has
+// finished (compute capability 9 and up), else 0.
+index_t early_launch(const fastmv::detail::CudaState& state, bool tma = false) {
+  if (state.compute_major < 9) return 0;
+  return tma ? GemvPolicy::get().early_launch_tma : GemvPolicy::get().early_launch;
+}
+
 // Launches with at least `shared_bytes` of dynamic shared memory, more when the
-// policy caps the blocks resident per SM (fewer concurrent streams of A per SM).
+// policy caps the blocks resident per SM (fewer concurrent streams of A per SM), and
+// early (programmatic dependent launch, see gemv_common.cuh) when `early` > 0: every
+// kernel launched here waits for the earlier work before touching memory.
 template <typename Kernel, typename... Params>
-void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t stream,
-            const Params&... params) {
+void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::detail::CudaState& state,
+            index_t early, const Params&... params) {
   const index_t cap = GemvPolicy::get().blocks_per_sm;
   if (cap > 0) {
     int per_sm = 0;
@@ -58,8 +68,19 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, cudaStream_t str
       shared_bytes = static_cast<std::size_t>(padded);
     }
   }
-  kernel<<<grid, kBlockThreads, shared_bytes, stream>>>(params...);
-  fastmv::cuda::check_launch("fastmv::gemv: kernel launch");
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kBlockThreads);
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = state.stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  if (early > 0) {
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  fastmv::cuda::check(cudaLaunchKernelEx(&config, kernel, params...), "fastmv::gemv: kernel launch");
 }
 
 // Blocks of `kernel` (kBlockThreads threads, `shared_bytes` of dynamic shared memory)
@@ -178,7 +199,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
         (args.rows_per_block - 1) * args.lda + args.length) * sizeof(TA) + 32;
     launch(dot_staged_kernel<TA, TX, TY, Acc>,
            dim3(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z)), shared,
-           state.stream, args);
+           state, early_launch(state), args);
     return;
   }
 
@@ -288,7 +309,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
   launch(kernel, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
-         0, state.stream, args);
+         0, state, early_launch(state), args);
 }
 
 // The Axpy kernel for an alignment and a number of vectors in flight (4 or 8 when
@@ -411,9 +432,11 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits), static_cast<long long>(slots));
   }
+  const index_t early = early_launch(state, /*tma=*/true);
+  args.prefetch = early == 2 ? 1 : 0;
   launch(kernel,
          dim3(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits), static_cast<unsigned>(args.batch)),
-         shared, state.stream, args, maps, static_cast<int>(stages_in_ring));
+         shared, state, early, args, maps, static_cast<int>(stages_in_ring));
   return true;
 }
 
@@ -468,8 +491,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                              std::min<index_t>(ceil_div(words, kBlockThreads), 2 * state.multiprocessors)),
                     slots));
     const dim3 grid(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z));
-    aligned ? launch(axpy_few_kernel<TA, TX, TY, Acc, true>, grid, 0, state.stream, args)
-            : launch(axpy_few_kernel<TA, TX, TY, Acc, false>, grid, 0, state.stream, args);
+    aligned ? launch(axpy_few_kernel<TA, TX, TY, Acc, true>, grid, 0, state, early_launch(state), args)
+            : launch(axpy_few_kernel<TA, TX, TY, Acc, false>, grid, 0, state, early_launch(state), args);
     return;
   }
 
@@ -559,7 +582,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
-         0, state.stream, args);
+         0, state, early_launch(state), args);
 }
 
 template <typename TA, typename TX, typename TY>
@@ -599,6 +622,7 @@ void run(const GemvProblem<TA, TX, TY>& problem, fastmv::detail::CudaState& stat
   args.splits = 1;
   args.lanes = 32;
   args.groups_k = 1;
+  args.prefetch = early_launch(state) == 2 ? 1 : 0;
   // One-element stored vectors laid side by side (lda == 1) are one stored vector of
   // the other form: y[r] = A[r] * x[0] is an Axpy with one vector, sum_r A[r] * x[r] a
   // Dot with one row. The other form streams them with 16-byte loads.

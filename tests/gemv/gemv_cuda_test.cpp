@@ -233,6 +233,94 @@ TEST_F(CudaContextTest, AsynchronousCallsAreOrderedAndSynchronized) {
                            "-y1 after a copy to host without synchronize()");
 }
 
+// On a device that can (compute capability 9), the Cuda backend launches its kernels
+// early (programmatic dependent launch: GemvPolicy::early_launch), each waiting for
+// the kernel before it before touching memory. Queued at once, with no
+// synchronisation, each after a long call whose last blocks are still running when the
+// next call's blocks start: a call whose matrix is the previous call's output (its last
+// rows); a call that overwrites the vector the long call before it reads; split
+// reductions back to back (they share the context's workspace) in both forms. Entries
+// +-1 keep every sum exact, so the results must equal the host's bit for bit.
+TEST_F(CudaContextTest, CallsWaitForTheKernelBefore) {
+  const fastmv::Context context(Backend::Cuda);
+  const index_t rows = 4096;                         // the long calls: rows x long_n
+  const index_t long_n = quick_mode() ? 4096 : 16384;
+  const index_t k = 16;                              // Y: y1's last k * k entries
+  const index_t wide = quick_mode() ? 262144 : 2097152;  // 8 x wide: a split reduction
+  const auto signs = [&](index_t length) {
+    std::vector<float> values(static_cast<std::size_t>(length));
+    for (float& value : values) value = static_cast<float>(random().nonzero_integer(1));
+    return values;
+  };
+  // y = op(A) x on the host for A with leading dimension lda, exactly (every partial
+  // sum is an integer below 2^24).
+  const auto host = [](Layout layout, Op op, index_t m, index_t n, const float* A, index_t lda,
+                       const std::vector<float>& x) {
+    const index_t outputs = op == Op::NoTrans ? m : n, terms = op == Op::NoTrans ? n : m;
+    std::vector<float> y(static_cast<std::size_t>(outputs));
+    for (index_t i = 0; i < outputs; ++i) {
+      double sum = 0;
+      for (index_t j = 0; j < terms; ++j) {
+        const index_t r = op == Op::NoTrans ? i : j, c = op == Op::NoTrans ? j : i;
+        sum += double(A[layout == Layout::RowMajor ? r * lda + c : c * lda + r]) * x[static_cast<std::size_t>(j)];
+      }
+      y[static_cast<std::size_t>(i)] = static_cast<float>(sum);
+    }
+    return y;
+  };
+  const std::vector<float> A0 = signs(rows * long_n), x0 = signs(long_n), x2 = signs(k),
+                           D = signs(rows * long_n), x3 = signs(long_n), C = signs(long_n * 16),
+                           x4 = signs(16), S = signs(8 * wide), x5 = signs(wide);
+  const DeviceBuffer<float> dA0 = to_device(context, A0), dx0 = to_device(context, x0),
+                            dx2 = to_device(context, x2), dD = to_device(context, D),
+                            dC = to_device(context, C), dx4 = to_device(context, x4),
+                            dS = to_device(context, S), dx5 = to_device(context, x5);
+  DeviceBuffer<float> dx3 = to_device(context, x3);
+  const auto poisoned = [&](index_t length) {
+    return to_device(context, std::vector<float>(static_cast<std::size_t>(length), quiet_nan<float>()));
+  };
+  DeviceBuffer<float> y1 = poisoned(rows), y2 = poisoned(k), y3 = poisoned(rows), y5 = poisoned(8),
+                      y6 = poisoned(8), y7 = poisoned(8);
+  context.synchronize();
+
+  // y1 = A0 x0 (long), then y2 = Y^T x2, Y the last k x k entries of y1 (row-major).
+  const float* Y = y1.data() + (rows - k * k);
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, rows, long_n, 1.0f, dA0.data(), long_n, dx0.data(),
+               1, 0.0f, y1.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::Trans, k, k, 1.0f, Y, k, dx2.data(), 1, 0.0f, y2.data(), 1);
+  // y3 = D x3 (long), then x3 = C x4 overwrites the vector it reads.
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, rows, long_n, 1.0f, dD.data(), long_n, dx3.data(),
+               1, 0.0f, y3.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, long_n, 16, 1.0f, dC.data(), 16, dx4.data(), 1,
+               0.0f, dx3.data(), 1);
+  // Split reductions back to back: 8 long rows (Dot form), the same numbers as `wide`
+  // stored vectors of 8 (Axpy form, S^T x5), 8 long rows again.
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, 8, wide, 1.0f, dS.data(), wide, dx5.data(), 1,
+               0.0f, y5.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::Trans, wide, 8, 1.0f, dS.data(), 8, dx5.data(), 1, 0.0f,
+               y6.data(), 1);
+  fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, 8, wide, -1.0f, dS.data(), wide, dx5.data(), 1,
+               0.0f, y7.data(), 1);
+
+  const std::vector<float> want1 = host(Layout::RowMajor, Op::NoTrans, rows, long_n, A0.data(), long_n, x0);
+  EXPECT_TRUE(same_contents(to_host(context, y1), want1)) << "y1 = A0 x0";
+  EXPECT_TRUE(same_contents(to_host(context, y2),
+                            host(Layout::RowMajor, Op::Trans, k, k, want1.data() + (rows - k * k), k, x2)))
+      << "y2 = Y^T x2, Y the end of y1";
+  EXPECT_TRUE(same_contents(to_host(context, y3), host(Layout::RowMajor, Op::NoTrans, rows, long_n, D.data(),
+                                                       long_n, x3)))
+      << "y3 = D x3, before x3 = C x4";
+  EXPECT_TRUE(same_contents(to_host(context, dx3), host(Layout::RowMajor, Op::NoTrans, long_n, 16, C.data(),
+                                                        16, x4)))
+      << "x3 = C x4";
+  std::vector<float> want5 = host(Layout::RowMajor, Op::NoTrans, 8, wide, S.data(), wide, x5);
+  EXPECT_TRUE(same_contents(to_host(context, y5), want5)) << "y5 = S x5";
+  EXPECT_TRUE(same_contents(to_host(context, y6), host(Layout::RowMajor, Op::Trans, wide, 8, S.data(), 8, x5)))
+      << "y6 = S^T x5, S as wide x 8";
+  for (float& value : want5) value = -value;
+  EXPECT_TRUE(same_contents(to_host(context, y7), want5)) << "y7 = -S x5";
+}
+
 TEST_F(CudaContextTest, DeviceBufferMoves) {
   const fastmv::Context context(Backend::Cuda);
   const DeviceBuffer<float> empty;

@@ -119,6 +119,7 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  allow_later_work();
   constexpr int V = kVector<TA>;
   __shared__ Acc reduced[kBlockThreads * V];
 
@@ -140,6 +141,18 @@ __global__ void __launch_bounds__(kBlockThreads)
     TY* y = args.y + b * args.stride_y;
     const index_t remaining = args.length - tile_first;  // outputs from the tile's start
     const index_t mine = remaining - lane * V;            // from this thread's first
+    if (b == blockIdx.z) {
+      // Launched early: this thread's first round of A into L2 while the kernel before
+      // finishes, then the wait (gemv_common.cuh). Nothing above touched memory.
+      if (args.prefetch != 0 && mine > 0) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t k = k_begin + group_k + u * groups_k;
+          if (k < k_end) prefetch_l2(A + k * args.lda);
+        }
+      }
+      wait_for_earlier_work();
+    }
 
     Acc sum[V];
 #pragma unroll
@@ -156,12 +169,22 @@ __global__ void __launch_bounds__(kBlockThreads)
       const auto round = [&](auto masked) {
         constexpr bool kMasked = decltype(masked)::value;
         Fetched<TA> fetched[kUnroll];
-        TX xk[kUnroll];
+        uint4 first_words[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
           const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
           fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
-          xk[u] = x[at * args.incx];
+          first_words[u] = fetched[u].low;
+        }
+        // x only once every word of A of the round is in flight (after(),
+        // gemv_common.cuh: ptxas had the multiplies of the first vectors wait before
+        // the loads of the last were issued).
+        const TX* xr = after<kUnroll>(x, first_words, args.zero);
+        TX xk[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+          xk[u] = xr[at * args.incx];
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
@@ -199,6 +222,8 @@ constexpr int kFewUnroll = 4;
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_few_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  allow_later_work();
+  wait_for_earlier_work();
   constexpr int V = kVector<TA>;
   const index_t words = (args.length + V - 1) / V;
   const index_t threads = static_cast<index_t>(gridDim.x) * blockDim.x;

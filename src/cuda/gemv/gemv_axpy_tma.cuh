@@ -73,12 +73,25 @@ __global__ void __launch_bounds__(kBlockThreads)
   const index_t k_end = min(args.count, k_begin + args.split_length);
   const index_t stages = k_begin < k_end ? (k_end - k_begin + kColumns - 1) / kColumns : 0;
 
+  allow_later_work();
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages_n; ++s) {
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full + s)) : "memory");
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    // Launched early: the first batch's first stages of A into L2 while the kernel
+    // before finishes, then the wait (gemv_common.cuh).
+    if (args.prefetch != 0 && blockIdx.z < args.batch) {
+      for (index_t j = 0; j < min(static_cast<index_t>(stages_n), stages); ++j) {
+        asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global [%0, {%1, %2, %3}];" ::"l"(
+                         reinterpret_cast<std::uint64_t>(&maps.a)),
+                     "r"(static_cast<int>(tile_first)), "r"(static_cast<int>(k_begin + j * kColumns)),
+                     "r"(static_cast<int>(blockIdx.z))
+                     : "memory");
+      }
+    }
   }
+  wait_for_earlier_work();
   __syncthreads();
 
   // Stage j of batch b into slot `slot`: A's box at (tile_first, k_begin + j * kColumns)

@@ -67,6 +67,32 @@ __device__ __forceinline__ uint4 load_cached(const void* pointer) {
   return __ldg(static_cast<const uint4*>(pointer));
 }
 
+// Programmatic dependent launch (gemv_cuda.cu's launch, compute capability 9 and up):
+// a kernel may start while the kernel before it on the stream is still finishing.
+// Every kernel launched that way calls wait_for_earlier_work() before it reads or
+// writes global memory; the wait returns once the earlier grids have completed and
+// their writes are visible, so results are those of an ordinary launch.
+// allow_later_work() lets the next such launch start once every block of this grid
+// has called it (or exited): its blocks then fill the SMs this grid leaves idle in
+// its last wave. Both are no-ops after an ordinary launch and below sm_90.
+__device__ __forceinline__ void wait_for_earlier_work() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_later_work() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+// Asks for the cache line at `pointer` in L2. Safe before wait_for_earlier_work():
+// L2 is where every write of the GPU lands, so a line fetched early is updated by the
+// earlier kernel's writes, and the loads that follow the wait see them. The kernels
+// pass only addresses they go on to read.
+__device__ __forceinline__ void prefetch_l2(const void* pointer) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(pointer));
+}
+
 // The kVector<T> elements of a 16-byte word, converted to Acc.
 template <typename T, typename Acc>
 __device__ __forceinline__ void unpack(const uint4& raw, Acc* out) {
@@ -151,7 +177,28 @@ struct GemvArgs {
   int lanes;     // threads along the stored vector (Axpy form)
   int groups_k;  // thread groups that split the reduction inside a block
   index_t rows_per_block;  // staged Dot form
+  // Launched early (GemvPolicy::early_launch 2): ask for the first loads of A into L2
+  // before waiting for the previous kernel.
+  int prefetch;
+  // Always 0, but unknown to the compiler: `after(pointer, words)` (below) makes loads
+  // depend on earlier ones through it.
+  unsigned zero;
 };
+
+// `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at
+// run time): loads through it wait until those words have arrived. ptxas, short of
+// registers (the 64 of the Dot kernels with 4 words in flight) or not, otherwise moved
+// some of the loads of A that a round should have in flight together below the
+// multiplies of the first word: one or two 16-byte words of A in flight per thread
+// instead of four (Dot form, aligned, 4 words; Axpy form, fp32, 4 or 8). Reading x
+// after A costs a cache latency per round.
+template <int kCount, typename T>
+__device__ __forceinline__ const T* after(const T* pointer, const uint4* words, unsigned zero) {
+  unsigned any = 0;
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) any |= words[i].x;
+  return pointer + (any & zero);
+}
 
 // y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
 template <typename TY, typename Acc>

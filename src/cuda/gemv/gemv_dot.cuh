@@ -37,6 +37,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
   static_assert(kAligned || kRows == 1, "unaligned rows are realigned one row at a time");
+  allow_later_work();
   constexpr int V = kVector<TA>;
   constexpr int kGroups = kBlockThreads / kLanes;
   const int lane = threadIdx.x % kLanes;
@@ -134,12 +135,14 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
         }
       }
       if constexpr (kAligned) {
+        // x is read only once every word of A of the round is in flight (after()).
+        const TX* xr = after<kUnroll * kRows>(x, &a[0][0], args.zero);
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
           const index_t c = base + lane_offset + u * spread;
           if (kMasked && c >= to) continue;
           Acc xv[V];
-          load_cached_vector<TX, Acc, V>(x + c, xv);
+          load_cached_vector<TX, Acc, V>(xr + c, xv);
 #pragma unroll
           for (int r = 0; r < kRows; ++r) multiply(a[u][r], xv, r);
         }
@@ -185,6 +188,19 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     const index_t chunks = (vector_end - vector_begin) / chunk;
     const index_t rotation = chunks > 1 ? (first_row + group_r * kRows) % chunks : 0;
     const index_t pivot = vector_begin + rotation * chunk;
+    if (b == blockIdx.z) {
+      // Launched early: this thread's first round of A into L2 while the kernel before
+      // finishes, then the wait (gemv_common.cuh). Nothing above touched memory.
+      if (args.prefetch != 0 && pivot + chunk <= vector_end) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t c = pivot + lane_offset + u * spread;
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) prefetch_l2(kAligned ? row[r] + c : static_cast<const void*>(words + c / V));
+        }
+      }
+      wait_for_earlier_work();
+    }
     stream(pivot, vector_end);
     stream(vector_begin, pivot);
     // The elements before and after the words (fewer than 3V): group 0's lanes.
@@ -242,6 +258,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     dot_staged_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   extern __shared__ uint4 staged_words[];
   __shared__ Acc staged_x[kStagedMaxLength];
+  allow_later_work();
+  wait_for_earlier_work();
   const index_t first_row = static_cast<index_t>(blockIdx.x) * args.rows_per_block;
   const index_t rows = min(args.rows_per_block, args.count - first_row);
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
