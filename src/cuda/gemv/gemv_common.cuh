@@ -191,7 +191,8 @@ struct GemvArgs {
 // some of the loads of A that a round should have in flight together below the
 // multiplies of the first word: one or two 16-byte words of A in flight per thread
 // instead of four (Dot form, aligned, 4 words; Axpy form, fp32, 4 or 8). Reading x
-// after A costs a cache latency per round.
+// after A costs a cache latency per round: the Axpy form uses it only where it
+// measured faster (see axpy_kernel).
 template <int kCount, typename T>
 __device__ __forceinline__ const T* after(const T* pointer, const uint4* words, unsigned zero) {
   unsigned any = 0;
