@@ -9,6 +9,11 @@
 // queued on the context's stream and return; synchronize() waits for them, and
 // fastmv::cuda::copy to host memory waits by itself. Operands are device pointers
 // (as for cuBLAS); host pointers and pointers to another device are rejected.
+// On compute capability 9 and up, fastmv's GEMV kernels use programmatic dependent
+// launch: each waits for the work queued before it, and lets the next kernel start
+// early. A kernel of yours queued after one of them with programmatic stream
+// serialization must call cudaGridDependencySynchronize() before it reads their
+// results, as CUDA asks of every such kernel; ordinary launches need nothing.
 #pragma once
 
 #include "fastmv/export.hpp"
