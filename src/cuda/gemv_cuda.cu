@@ -316,9 +316,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 // aligned; unaligned words are two loads each, and stay at 4).
 template <typename TA, typename TX, typename TY, typename Acc>
 auto axpy_variant(bool aligned, index_t unroll) {
-  return !aligned     ? axpy_kernel<TA, TX, TY, Acc, false, 4>
-         : unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8>
-                       : axpy_kernel<TA, TX, TY, Acc, true, 4>;
+  if (!aligned) return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, false, 8> : axpy_kernel<TA, TX, TY, Acc, false, 4>;
+  return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8> : axpy_kernel<TA, TX, TY, Acc, true, 4>;
 }
 
 // The counters and partial sums of an Axpy reduction split `splits` ways over `tiles`
@@ -528,7 +527,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     splits = std::max<index_t>(1, std::min(max_splits, ceil_div(wanted, tiles)));
     args.split_length = ceil_div(args.count, splits);
     const index_t per_group = ceil_div(args.split_length, groups_k);
-    while (aligned && unroll < policy.axpy_unroll && unroll < per_group) unroll *= 2;
+    const index_t most = aligned ? policy.axpy_unroll : sizeof(TA) >= 4 ? policy.axpy_small_unaligned_unroll : 4;
+    while (unroll < most && unroll < per_group) unroll *= 2;
   } else {
     // Lanes along the stored vector: axpy_lanes for long vectors, more when there are
     // too few stored vectors to give every group axpy_min_vectors_per_group(_2byte) of them,
