@@ -67,8 +67,8 @@ struct GemvPolicy {
   index_t axpy_large_unroll = 4;
   // Axpy form, unaligned vectors (two loads a word) of small matrices, 4- and 8-byte
   // types (4 or 8; 2-byte types keep 4). Same run, 8 against 4: fp32 513^2 5.01 ->
-  // 4.19 us, 769^2 6.32 -> 5.29, 1025^2 8.71 -> 8.08, 1281^2 10.40 -> 9.96; bf16 and
-  // fp16 were 5-48 % slower with 8 (fp16 1537^2 8.7 -> 12.9).
+  // 4.19 us, 769^2 6.32 -> 5.29, 1025^2 8.71 -> 8.08, 1281^2 10.40 -> 9.96; with 8,
+  // bf16 was 0-11 % slower and fp16 -6 to +48 % (1537^2 8.7 -> 12.9).
   index_t axpy_small_unaligned_unroll = 8;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
