@@ -241,13 +241,16 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 
   const index_t slots = resident_blocks(kernel) * state.multiprocessors;
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));
-  const index_t max_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
+  const index_t min_words =
+      rows == 2 ? policy.dot_min_words_per_thread_2rows : policy.dot_min_words_per_thread;
+  const index_t max_k = std::max<index_t>(1, words / (lanes * min_words));
   index_t max_splits = std::min(policy.max_splits, policy.max_workspace_bytes / partial_bytes);
   if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
   // Split each row over groups_k groups of a block (a shared-memory reduction, nearly
   // free) until the grid fills the GPU's block slots, keeping dot_min_words_per_thread
-  // words per thread; over `splits` blocks (partial sums through memory and a
-  // handshake, measured 10-20 % slower than one block per row at 2048^2-12800^2) only
+  // words per thread (dot_min_words_per_thread_2rows with two rows a group); over
+  // `splits` blocks (partial sums through memory and a handshake, measured 10-20 %
+  // slower than one block per row at 2048^2-12800^2) only
   // when there are too few rows for that. Enough groups per row that no group of a
   // block is left without one.
   const auto blocks_for = [&](index_t groups_k) {

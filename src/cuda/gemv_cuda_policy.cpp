@@ -19,6 +19,7 @@ GemvPolicy parse(const char* text) {
   const std::vector<std::pair<const char*, index_t*>> fields = {
       {"target_threads_per_sm", &policy.target_threads_per_sm},
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
+      {"dot_min_words_per_thread_2rows", &policy.dot_min_words_per_thread_2rows},
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
       {"dot_rows", &policy.dot_rows},
       {"dot_unroll", &policy.dot_unroll},
@@ -78,7 +79,7 @@ GemvPolicy parse(const char* text) {
   }
   if (policy.target_threads_per_sm < 256 || policy.axpy_lanes < 4 || policy.axpy_lanes > 256 ||
       (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
-      policy.dot_min_words_per_thread < 1 || policy.dot_split_min_words_per_thread < 1 ||
+      policy.dot_min_words_per_thread < 1 || policy.dot_min_words_per_thread_2rows < 1 || policy.dot_split_min_words_per_thread < 1 ||
       policy.axpy_min_vectors_per_group < 1 || policy.axpy_min_vectors_per_group_2byte < 1 ||
       policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
