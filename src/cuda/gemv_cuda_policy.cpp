@@ -79,7 +79,8 @@ GemvPolicy parse(const char* text) {
   }
   if (policy.target_threads_per_sm < 256 || policy.axpy_lanes < 4 || policy.axpy_lanes > 256 ||
       (policy.axpy_lanes & (policy.axpy_lanes - 1)) != 0 || policy.max_splits < 1 ||
-      policy.dot_min_words_per_thread < 1 || policy.dot_min_words_per_thread_2rows < 1 || policy.dot_split_min_words_per_thread < 1 ||
+      policy.dot_min_words_per_thread < 1 || policy.dot_min_words_per_thread_2rows < 1 ||
+      policy.dot_split_min_words_per_thread < 1 ||
       policy.axpy_min_vectors_per_group < 1 || policy.axpy_min_vectors_per_group_2byte < 1 ||
       policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||

@@ -21,15 +21,15 @@ struct GemvPolicy {
   // before the row is split further across groups and blocks (the reduction and the
   // split handshake cost about as much as a few words).
   index_t dot_min_words_per_thread = 8;
-  // ... for the kernel with two rows per thread group (aligned fp32). 16, same run
-  // against 8: 4352^2 35.2 -> 31.7 us, 4864^2 38.4 -> 36.8, 5120^2 40.6 -> 38.7,
-  // 8704^2 115.9 -> 104.8, 8960^2 122.4 -> 110.0, 9984^2 137.2 -> 133.7, no order of
-  // 1024-12800 or LLM shape slower by more than 0.5 % (bf16, one row per group, lost up
-  // to 4 % with 16: it keeps 8).
-  index_t dot_min_words_per_thread_2rows = 16;
   // ... or this many when there are too few rows to fill half the GPU's block slots
   // (4: one round of loads).
   index_t dot_split_min_words_per_thread = 4;
+  // dot_min_words_per_thread for the kernel with two rows per thread group (aligned
+  // fp32). 16, same run against 8: 4352^2 35.2 -> 31.7 us, 4864^2 38.4 -> 36.8, 5120^2
+  // 40.6 -> 38.7, 8704^2 115.9 -> 104.8, 8960^2 122.4 -> 110.0, 9984^2 137.2 -> 133.7,
+  // no order of 1024-12800 or LLM shape slower by more than 0.5 % (bf16, one row per
+  // group, lost up to 4 % with 16: it keeps 8).
+  index_t dot_min_words_per_thread_2rows = 16;
   // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
   // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against

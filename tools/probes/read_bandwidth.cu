@@ -150,53 +150,44 @@ int main() {
       {"warp4pipe", [](int b, cudaStream_t s, const uint4* d, size_t n, unsigned* k) { launch(k_warp<4, true, true>, b, true, s, d, n, k); }},
       {"warp4-nopdl", [](int b, cudaStream_t s, const uint4* d, size_t n, unsigned* k) { launch(k_warp<4, false, false>, b, false, s, d, n, k); }},
   };
+  // Seconds per call, median of 7 samples of 60 calls over the pool (one untimed first).
+  const auto per_call = [&](size_t bytes, auto&& call) {
+    const size_t nbuf = std::max<size_t>(2, (size_t(512) << 20) / bytes);
+    std::vector<double> t;
+    for (int rep = -1; rep < 7; ++rep) {
+      const int calls = 60;
+      CK(cudaEventRecord(e0, s));
+      for (int c = 0; c < calls; ++c) call(buf + (c % nbuf) * (bytes / 16), bytes / 16);
+      CK(cudaEventRecord(e1, s));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      if (rep >= 0) t.push_back(ms * 1e-3 / calls);
+    }
+    std::sort(t.begin(), t.end());
+    return t[3];
+  };
   const size_t sizes_mib[] = {8, 16, 32, 48, 64, 72, 96, 128, 256};
   std::printf("%-12s", "MiB");
   for (auto& v : variants) std::printf(" %12s", v.name);
-  std::printf("   (GB/s; per-call us in brackets for the first)\n");
+  std::printf("   (GB/s; per-call us in brackets)\n");
   for (size_t mib : sizes_mib) {
     const size_t bytes = mib << 20;
-    const size_t nbuf = std::max<size_t>(2, (size_t(512) << 20) / bytes);
     std::printf("%-12zu", mib);
     for (auto& v : variants) {
-      std::vector<double> t;
-      for (int rep = -1; rep < 7; ++rep) {
-        const int calls = 60;
-        CK(cudaEventRecord(e0, s));
-        for (int c = 0; c < calls; ++c) {
-          const uint4* d = buf + (c % nbuf) * (bytes / 16);
-          v.fn(g_blocks, s, d, bytes / 16, sink);
-        }
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (rep >= 0) t.push_back(ms * 1e-3 / calls);
-      }
-      std::sort(t.begin(), t.end());
-      std::printf(" %7.0f(%4.1f)", bytes / t[3] * 1e-9, t[3] * 1e6);
+      const double t = per_call(bytes, [&](const uint4* d, size_t n) { v.fn(g_blocks, s, d, n, sink); });
+      std::printf(" %7.0f(%4.1f)", bytes / t * 1e-9, t * 1e6);
     }
     std::printf("\n");
   }
-  // Blocks per SM sweep for warp4pf at 32 and 64 MiB.
+  // Blocks per SM, one contiguous range a warp.
   for (int per : {1, 2, 3, 4, 6, 8}) {
     std::printf("warp4pf blocks/SM %d:", per);
     for (size_t mib : {32, 64, 128}) {
-      const size_t bytes = mib << 20;
-      const size_t nbuf = std::max<size_t>(2, (size_t(512) << 20) / bytes);
-      std::vector<double> t;
-      for (int rep = -1; rep < 7; ++rep) {
-        const int calls = 60;
-        CK(cudaEventRecord(e0, s));
-        for (int c = 0; c < calls; ++c) launch(k_warp<4, true, false>, per * sms, true, s, buf + (c % nbuf) * (bytes / 16), bytes / 16, sink);
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (rep >= 0) t.push_back(ms * 1e-3 / calls);
-      }
-      std::sort(t.begin(), t.end());
-      std::printf("  %zu MiB %.0f", mib, bytes / t[3] * 1e-9);
+      const double t = per_call(mib << 20, [&](const uint4* d, size_t n) {
+        launch(k_warp<4, true, false>, per * sms, true, s, d, n, sink);
+      });
+      std::printf("  %zu MiB %.0f", mib, (mib << 20) / t * 1e-9);
     }
     std::printf("\n");
   }
