@@ -485,16 +485,40 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                        (args.batch == 1 || args.stride_a % V == 0);
 
   if (args.count <= kFewMaxCount) {
-    // kFewUnroll words per thread, but no fewer than 2 blocks per SM while there is a
-    // word for every thread (3 x 100003 bf16 made 13 blocks).
+    // ku words of y per thread, kk vectors a round (axpy_few_kernel): every vector in
+    // one round, 4 to 8 words in flight per thread (3 vectors: kk 4 with the fourth
+    // masked, ku 2). axpy_few_columns_per_round 1: one vector a round, 4 words (the
+    // kernel before, for comparisons).
+    const bool one_a_round = policy.axpy_few_columns_per_round == 1;
+    const index_t kk = one_a_round ? 1 : std::min<index_t>(pow2_ceil(args.count), kFewMaxCount);
+    const index_t ku = kk == 1 ? 4 : kk == 8 ? 1 : 2;
+    // ku words per thread, but no fewer than 2 blocks per SM while there is a word for
+    // every thread (3 x 100003 bf16 made 13 blocks).
     const index_t slots = state.multiprocessors * policy.target_threads_per_sm / kBlockThreads;
     const index_t blocks = std::max<index_t>(
-        1, std::min(std::max(ceil_div(words, kBlockThreads * kFewUnroll),
+        1, std::min(std::max(ceil_div(words, kBlockThreads * ku),
                              std::min<index_t>(ceil_div(words, kBlockThreads), 2 * state.multiprocessors)),
                     slots));
     const dim3 grid(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z));
-    aligned ? launch(axpy_few_kernel<TA, TX, TY, Acc, true>, grid, 0, state, early_launch(state), args)
-            : launch(axpy_few_kernel<TA, TX, TY, Acc, false>, grid, 0, state, early_launch(state), args);
+    const auto few = [&](auto aligned_tag, auto u_tag, auto k_tag) {
+      launch(axpy_few_kernel<TA, TX, TY, Acc, decltype(aligned_tag)::value, decltype(u_tag)::value,
+                             decltype(k_tag)::value>,
+             grid, 0, state, early_launch(state), args);
+    };
+    const auto few_aligned = [&](auto aligned_tag) {
+      if (kk == 1) return few(aligned_tag, std::integral_constant<int, 4>{}, std::integral_constant<int, 1>{});
+      if (kk == 2) return few(aligned_tag, std::integral_constant<int, 2>{}, std::integral_constant<int, 2>{});
+      if (kk == 4) return few(aligned_tag, std::integral_constant<int, 2>{}, std::integral_constant<int, 4>{});
+      return few(aligned_tag, std::integral_constant<int, 1>{}, std::integral_constant<int, 8>{});
+    };
+    if (policy.trace) {
+      std::fprintf(stderr, "fastmv gemv axpy few: %lld x %lld lda %lld batch %lld: %lld words x %lld vectors a round, %s, %lld blocks\n",
+                   static_cast<long long>(args.count), static_cast<long long>(args.length),
+                   static_cast<long long>(args.lda), static_cast<long long>(args.batch),
+                   static_cast<long long>(ku), static_cast<long long>(kk), aligned ? "aligned" : "unaligned",
+                   static_cast<long long>(blocks * batch_z));
+    }
+    aligned ? few_aligned(std::true_type{}) : few_aligned(std::false_type{});
     return;
   }
 

@@ -18,6 +18,7 @@ GemvPolicy parse(const char* text) {
   if (text == nullptr) return policy;
   const std::vector<std::pair<const char*, index_t*>> fields = {
       {"target_threads_per_sm", &policy.target_threads_per_sm},
+      {"axpy_few_columns_per_round", &policy.axpy_few_columns_per_round},
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
       {"dot_min_words_per_thread_2rows", &policy.dot_min_words_per_thread_2rows},
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
@@ -88,6 +89,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
       !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll) || policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
+      policy.axpy_few_columns_per_round > 1 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -95,6 +97,7 @@ GemvPolicy parse(const char* text) {
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll and axpy_small_unaligned_unroll 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
+                          "axpy_few_columns_per_round 0 or 1, "
                           "the others >= 1");
   }
   return policy;

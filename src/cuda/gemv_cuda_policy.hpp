@@ -16,6 +16,9 @@ struct GemvPolicy {
   // (The other kernels size their grids to the block slots CUDA reports, see
   // choose_split in gemv_cuda.cu.)
   index_t target_threads_per_sm = 1024;
+  // ... reading every vector in one round of loads (0), or one vector a round with 4
+  // words of y per thread (1, the kernel before; for comparisons).
+  index_t axpy_few_columns_per_round = 0;
 
   // Dot form: a thread keeps at least this many 16-byte words of each row to itself
   // before the row is split further across groups and blocks (the reduction and the

@@ -216,56 +216,82 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 // Axpy form with at most kFewMaxCount stored vectors (tall-skinny column-major A,
-// short-wide row-major A^T): no reduction across threads at all. Each thread owns
-// kFewUnroll words of y at a time and walks the few stored vectors, keeping
-// kFewUnroll loads in flight; the grid strides over y.
+// short-wide row-major A^T): no reduction across threads at all. Each thread owns kU
+// words of y at a time and reads them from kK stored vectors per round, kU x kK loads
+// in flight; the grid strides over y. One round covers every vector of up to kK: a
+// call of a few microseconds pays one memory latency for A, not one per vector
+// (axpy_few_words in gemv_cuda.cu picks kU and kK).
 constexpr index_t kFewMaxCount = 8;
-constexpr int kFewUnroll = 4;
 
-template <typename TA, typename TX, typename TY, typename Acc, bool kAligned>
-__global__ void __launch_bounds__(kBlockThreads)
+template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kU, int kK>
+__global__ void __launch_bounds__(kBlockThreads, 2)
     axpy_few_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   allow_later_work();
-  wait_for_earlier_work();
   constexpr int V = kVector<TA>;
   const index_t words = (args.length + V - 1) / V;
   const index_t threads = static_cast<index_t>(gridDim.x) * blockDim.x;
+  const index_t w_first = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (args.prefetch != 0 && blockIdx.z < args.batch) {
+    // Launched early: this thread's first round of A into L2 before the wait.
+    const TA* A = args.A + blockIdx.z * args.stride_a;
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        const index_t first = (w_first + u * threads) * V;
+        if (k < args.count && first < args.length) prefetch_l2(A + k * args.lda + first);
+      }
+    }
+  }
+  wait_for_earlier_work();
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     const TA* A = args.A + b * args.stride_a;
     const TA* limit = A + (args.count - 1) * args.lda + args.length;
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
-    for (index_t w0 = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; w0 < words;
-         w0 += threads * kFewUnroll) {
-      Acc sum[kFewUnroll][V];
+    for (index_t w0 = w_first; w0 < words; w0 += threads * kU) {
+      Acc sum[kU][V];
 #pragma unroll
-      for (int u = 0; u < kFewUnroll; ++u) {
+      for (int u = 0; u < kU; ++u) {
 #pragma unroll
         for (int i = 0; i < V; ++i) sum[u][i] = 0;
       }
-      for (index_t k = 0; k < args.count; ++k) {
-        const TA* column = A + k * args.lda;
-        const Acc xk = to_acc(x[k * args.incx]);
-        Fetched<TA> fetched[kFewUnroll];
+      for (index_t k0 = 0; k0 < args.count; k0 += kK) {
+        // Every load of the round first (a vector past count reads as zeros, times 0).
+        Fetched<TA> fetched[kK][kU];
+        Acc xk[kK];
 #pragma unroll
-        for (int u = 0; u < kFewUnroll; ++u) {
-          const index_t first = (w0 + u * threads) * V;
-          fetch_outputs<TA, kAligned, false>(column + first, args.length - first, limit,
-                                             fetched[u]);
+        for (int k = 0; k < kK; ++k) {
+          const bool present = k0 + k < args.count;
+          const TA* column = A + (k0 + k) * args.lda;
+          xk[k] = present ? to_acc(x[(k0 + k) * args.incx]) : Acc(0);
+#pragma unroll
+          for (int u = 0; u < kU; ++u) {
+            const index_t first = (w0 + u * threads) * V;
+            if (present) {
+              fetch_outputs<TA, kAligned, false>(column + first, args.length - first, limit, fetched[k][u]);
+            } else {
+              fetched[k][u].low = make_uint4(0, 0, 0, 0);
+              fetched[k][u].shift = 0;
+            }
+          }
         }
 #pragma unroll
-        for (int u = 0; u < kFewUnroll; ++u) {
-          Acc a[V];
-          convert_outputs<TA, Acc>(fetched[u], a);
+        for (int k = 0; k < kK; ++k) {
 #pragma unroll
-          for (int i = 0; i < V; ++i) sum[u][i] = fma(a[i], xk, sum[u][i]);
+          for (int u = 0; u < kU; ++u) {
+            Acc a[V];
+            convert_outputs<TA, Acc>(fetched[k][u], a);
+#pragma unroll
+            for (int i = 0; i < V; ++i) sum[u][i] = fma(a[i], xk[k], sum[u][i]);
+          }
         }
       }
       // Contiguous aligned y takes the V outputs of a word in 16-byte stores: scalar
       // stores V elements apart across the warp would touch V times more sectors.
       const bool y_words = args.incy == 1 && reinterpret_cast<std::uintptr_t>(y) % 16 == 0;
 #pragma unroll
-      for (int u = 0; u < kFewUnroll; ++u) {
+      for (int u = 0; u < kU; ++u) {
         const index_t first = (w0 + u * threads) * V;
         if (y_words && first + V <= args.length) {
           store_output_words<TY, Acc, V>(y + first, args.alpha, args.beta, sum[u]);
