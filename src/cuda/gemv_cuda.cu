@@ -268,14 +268,17 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   } else {
     // Too few rows: more groups per row, then more blocks, down to
     // dot_split_min_words_per_thread words per thread (one round of loads).
-    const index_t few_max_k = std::max<index_t>(1, words / (lanes * policy.dot_split_min_words_per_thread));
+    // Rounded up, so that no thread is left a few words over one round: 3 x 100003
+    // bf16 made 12 splits of 8334 elements for rounds of 8192, two rounds (two
+    // memory latencies) a thread.
+    const index_t few_max_k = std::max<index_t>(1, ceil_div(words, lanes * policy.dot_split_min_words_per_thread));
     while (split.groups_k < groups && blocks_for(split.groups_k) < slots / 2 &&
            2 * split.groups_k <= few_max_k) {
       split.groups_k *= 2;
     }
     if (blocks_for(split.groups_k) < slots / 2) {
       split.splits = std::min({ceil_div(slots, blocks_for(split.groups_k)),
-                               std::max<index_t>(1, few_max_k / split.groups_k),
+                               std::max<index_t>(1, ceil_div(few_max_k, split.groups_k)),
                                std::max<index_t>(1, max_splits)});
     }
   }

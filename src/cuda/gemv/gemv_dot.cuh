@@ -201,18 +201,31 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
       }
       wait_for_earlier_work();
     }
-    stream(pivot, vector_end);
-    stream(vector_begin, pivot);
-    // The elements before and after the words (fewer than 3V): group 0's lanes.
-    if (group_k == 0) {
+    // The elements before and after the words (fewer than 3V, kEdge or fewer a lane
+    // of group 0), loaded before the words so that their latency overlaps the rounds'
+    // rather than following them (a split row's last block waits for its tail).
+    constexpr int kEdge = (3 * V + kLanes - 1) / kLanes;
+    Acc edge_a[kEdge][kRows];
+    Acc edge_x[kEdge];
+    {
       const index_t head = vector_begin - segment_begin;
       const index_t tail = segment_end - vector_end;
-      for (index_t i = lane; i < head + tail; i += kLanes) {
-        const index_t e = i < head ? segment_begin + i : vector_end + (i - head);
-        const Acc xe = to_acc(x[e]);
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) sum[r] = fma(to_acc(row[r][e]), xe, sum[r]);
+      for (int j = 0; j < kEdge; ++j) {
+        const index_t i = lane + static_cast<index_t>(j) * kLanes;
+        const bool present = group_k == 0 && i < head + tail;
+        const index_t e = i < head ? segment_begin + i : vector_end + (i - head);
+        edge_x[j] = present ? to_acc(x[e]) : Acc(0);
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) edge_a[j][r] = present ? to_acc(row[r][e]) : Acc(0);
       }
+    }
+    stream(pivot, vector_end);
+    stream(vector_begin, pivot);
+#pragma unroll
+    for (int j = 0; j < kEdge; ++j) {
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) sum[r] = fma(edge_a[j][r], edge_x[j], sum[r]);
     }
 
     // Reduce each row over the group's lanes (shuffles), then over groups_k (shared).
