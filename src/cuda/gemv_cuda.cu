@@ -549,15 +549,31 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
     const index_t wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
     while (lanes > 4 && 10 * ceil_div(args.length, lanes * V) * args.batch < 9 * wanted) lanes /= 2;
-    const index_t tiles = ceil_div(args.length, lanes * V) * args.batch;
-    const index_t groups_k = kBlockThreads / lanes;
-    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_small_min_vectors_per_group));
-    max_splits = std::min(max_splits, policy.max_splits);
-    if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
-    splits = std::max<index_t>(1, std::min(max_splits, ceil_div(wanted, tiles)));
-    args.split_length = ceil_div(args.count, splits);
-    const index_t per_group = ceil_div(args.split_length, groups_k);
     const index_t most = aligned ? policy.axpy_unroll : sizeof(TA) >= 4 ? policy.axpy_small_unaligned_unroll : 4;
+    // The splits and the vectors per group that `l` lanes give.
+    const auto plan = [&](index_t l) {
+      const index_t tiles = ceil_div(args.length, l * V) * args.batch;
+      const index_t groups_k = kBlockThreads / l;
+      index_t max_splits = std::max<index_t>(1, args.count / (groups_k * policy.axpy_small_min_vectors_per_group));
+      max_splits = std::min(max_splits, policy.max_splits);
+      if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+      const index_t s = std::max<index_t>(1, std::min(max_splits, ceil_div(wanted, tiles)));
+      return std::make_pair(s, ceil_div(ceil_div(args.count, s), groups_k));
+    };
+    // Two lanes (32 bytes of each vector a group: whole sectors still, twice the
+    // groups) where four leave more rounds of loads, a split handshake counted as two
+    // (bf16 520^2: 64 groups for 520 vectors took two rounds of 8 where 512^2 took one,
+    // 3.8 against 2.5 us of device time; bf16 1025^2: three rounds and a split).
+    // Two lanes keep tiles of at least 8 outputs (the reduction's shuffles stay in a warp).
+    if (lanes == 4 && V >= 4) {
+      const auto cost = [&](std::pair<index_t, index_t> p) {
+        return ceil_div(p.second, most) + (p.first > 1 ? 2 : 0);
+      };
+      if (cost(plan(2)) < cost(plan(4))) lanes = 2;
+    }
+    const auto [chosen_splits, per_group] = plan(lanes);
+    splits = chosen_splits;
+    args.split_length = ceil_div(args.count, splits);
     while (unroll < most && unroll < per_group) unroll *= 2;
   } else {
     // Lanes along the stored vector: axpy_lanes for long vectors, more when there are

@@ -79,9 +79,9 @@ __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out
 //
 // reduced[group][output]; for tiles of at most kBlockThreads outputs, each output's
 // groups are shared by `parts` consecutive lanes of one warp (parts = groups_k / V, a
-// power of 2 <= 32 as lanes >= 4), each adding every parts-th group, combined by
-// shuffles in a fixed order, the totals going back to reduced[output]; wider tiles
-// (few long groups) add them one thread per output.
+// power of 2 <= 32 as tiles have at least 8 outputs), each adding every parts-th
+// group, combined by shuffles in a fixed order, the totals going back to
+// reduced[output]; wider tiles (few long groups) add them one thread per output.
 template <typename TY, typename Acc, int V, typename Args>
 __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, index_t b,
                                                       index_t tile_first, index_t remaining,
