@@ -44,12 +44,13 @@ index_t early_launch(const fastmv::detail::CudaState& state, bool tma = false) {
 }
 
 // Launches with at least `shared_bytes` of dynamic shared memory, more when the
-// policy caps the blocks resident per SM (fewer concurrent streams of A per SM), and
-// early (programmatic dependent launch, see gemv_common.cuh) when `early` > 0: every
-// kernel launched here waits for the earlier work before touching memory.
+// policy caps the blocks resident per SM (fewer concurrent streams of A per SM), early
+// (programmatic dependent launch, see gemv_common.cuh) when `early` > 0: every kernel
+// launched here waits for the earlier work before touching memory, and in clusters of
+// 1 x cluster_y blocks when cluster_y > 1 (cluster_fits first).
 template <typename Kernel, typename... Params>
 void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::detail::CudaState& state,
-            index_t early, const Params&... params) {
+            index_t early, index_t cluster_y, const Params&... params) {
   const index_t cap = GemvPolicy::get().blocks_per_sm;
   if (cap > 0) {
     int per_sm = 0;
@@ -73,14 +74,67 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::de
   config.blockDim = dim3(kBlockThreads);
   config.dynamicSmemBytes = shared_bytes;
   config.stream = state.stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attributes[2]{};
+  unsigned used = 0;
   if (early > 0) {
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    attributes[used].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[used].val.programmaticStreamSerializationAllowed = 1;
+    ++used;
   }
+  if (cluster_y > 1) {
+    attributes[used].id = cudaLaunchAttributeClusterDimension;
+    attributes[used].val.clusterDim.x = 1;
+    attributes[used].val.clusterDim.y = static_cast<unsigned>(cluster_y);
+    attributes[used].val.clusterDim.z = 1;
+    ++used;
+  }
+  config.attrs = used > 0 ? attributes : nullptr;
+  config.numAttrs = used;
   fastmv::cuda::check(cudaLaunchKernelEx(&config, kernel, params...), "fastmv::gemv: kernel launch");
+}
+
+// Whether `splits` blocks of `kernel` (kBlockThreads threads, no dynamic shared
+// memory) sharing a tile can form one thread block cluster: compute capability 9 and
+// up, splits within the policy's cluster_max_splits (and kMaxClusterSplits), and CUDA
+// able to place such a cluster (asked once per kernel and size; sizes past the
+// portable 8 are allowed on the kernel first). Else the split reduction goes through
+// global memory.
+template <typename Kernel>
+bool cluster_fits(Kernel kernel, index_t splits, const fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  if (state.compute_major < 9 || splits < 2 || splits > policy.cluster_max_splits ||
+      splits > kMaxClusterSplits || GemvPolicy::get().blocks_per_sm > 0) {
+    return false;
+  }
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, index_t>, bool> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(reinterpret_cast<const void*>(kernel), splits);
+  auto found = cache.find(key);
+  if (found == cache.end()) {
+    bool fits = true;
+    if (splits > 8) {
+      fits = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
+    }
+    if (fits) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(1, static_cast<unsigned>(splits), 1);
+      config.blockDim = dim3(kBlockThreads);
+      config.stream = state.stream;
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = 1;
+      attribute.val.clusterDim.y = static_cast<unsigned>(splits);
+      attribute.val.clusterDim.z = 1;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      int clusters = 0;
+      fits = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0;
+    }
+    cudaGetLastError();  // a refusal above is an answer, not an error of the call
+    found = cache.emplace(key, fits).first;
+  }
+  return found->second;
 }
 
 // Blocks of `kernel` (kBlockThreads threads, `shared_bytes` of dynamic shared memory)
@@ -199,7 +253,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
         (args.rows_per_block - 1) * args.lda + args.length) * sizeof(TA) + 32;
     launch(dot_staged_kernel<TA, TX, TY, Acc>,
            dim3(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z)), shared,
-           state, early_launch(state), args);
+           state, early_launch(state), 0, args);
     return;
   }
 
@@ -291,9 +345,14 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t block_rows = (groups / split.groups_k) * rows;
   const index_t blocks = ceil_div(args.count, block_rows);
 
-  // Scratch: partial sums, then the packed x.
-  const index_t partials_bytes = splits > 1 ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
-  if (splits > 1 || x_packed) {
+  // The splits of a row tile added through a cluster's shared memory where they fit
+  // one (same run, against the handshake through global memory: bf16 row N 3 x 100003
+  // 6.76 -> 6.02 us, 8 x 65536 5.99 -> 5.14, fp32 col T 1025^2 7.52 -> 5.90), else
+  // partial sums in the scratch, followed by the packed x.
+  args.cluster = cluster_fits(kernel, splits, state) && args.batch <= static_cast<index_t>(kMaxGridZ) ? 1 : 0;
+  const bool global_splits = splits > 1 && args.cluster == 0;
+  const index_t partials_bytes = global_splits ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
+  if (global_splits || x_packed) {
     const index_t packed_bytes =
         x_packed ? args.batch * packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX)) : 0;
     const auto workspace = state.workspace(static_cast<std::size_t>(args.batch * blocks),
@@ -305,17 +364,17 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   if (policy.trace) {
     std::fprintf(stderr,
                  "fastmv gemv dot: %lld x %lld lda %lld batch %lld: lanes %d rows %d unroll %d "
-                 "%s, groups_k %lld splits %lld, %lld blocks (%lld slots), x packed %d\n",
+                 "%s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), x packed %d\n",
                  static_cast<long long>(args.count), static_cast<long long>(args.length),
                  static_cast<long long>(args.lda), static_cast<long long>(args.batch), lanes, rows,
                  rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
-                 static_cast<long long>(blocks * splits * batch_z), static_cast<long long>(slots),
-                 x_packed ? 1 : 0);
+                 args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(blocks * splits * batch_z),
+                 static_cast<long long>(slots), x_packed ? 1 : 0);
   }
   launch(kernel, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
-         0, state, early_launch(state), args);
+         0, state, early_launch(state), args.cluster != 0 ? splits : 0, args);
 }
 
 // The Axpy kernel for an alignment and a number of vectors in flight (4 or 8 when
@@ -441,7 +500,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   args.prefetch = early == 2 ? 1 : 0;
   launch(kernel,
          dim3(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits), static_cast<unsigned>(args.batch)),
-         shared, state, early, args, maps, static_cast<int>(stages_in_ring));
+         shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
   return true;
 }
 
@@ -506,7 +565,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const auto few = [&](auto aligned_tag, auto u_tag, auto k_tag) {
       launch(axpy_few_kernel<TA, TX, TY, Acc, decltype(aligned_tag)::value, decltype(u_tag)::value,
                              decltype(k_tag)::value>,
-             grid, 0, state, early_launch(state), args);
+             grid, 0, state, early_launch(state), 0, args);
     };
     const auto few_aligned = [&](auto aligned_tag) {
       if (kk == 1) return few(aligned_tag, std::integral_constant<int, 4>{}, std::integral_constant<int, 1>{});
@@ -614,6 +673,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
   const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll);
+  // (No clusters here: the splits of this kernel in clusters measured slower, bf16
+  // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     std::fprintf(stderr,
@@ -628,7 +689,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
-         0, state, early_launch(state), args);
+         0, state, early_launch(state), 0, args);
 }
 
 template <typename TA, typename TX, typename TY>

@@ -46,6 +46,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
       {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},
       {"max_splits", &policy.max_splits},
+      {"cluster_max_splits", &policy.cluster_max_splits},
       {"trace", &policy.trace},
       {"early_launch", &policy.early_launch},
       {"early_launch_tma", &policy.early_launch_tma},

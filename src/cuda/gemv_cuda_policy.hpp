@@ -118,6 +118,11 @@ struct GemvPolicy {
 
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
+  // Dot form: splits of a row tile up to this many form one thread block cluster and
+  // add up through distributed shared memory (compute capability 9 and up; at most 16),
+  // no handshake through global memory; 0 or 1: never. (The Axpy kernel's splits in
+  // clusters measured slower: bf16 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104.)
+  index_t cluster_max_splits = 16;
   // Upper bound of the partial-sum workspace of one call.
   index_t max_workspace_bytes = index_t(64) << 20;
 

@@ -2,6 +2,7 @@
 // accumulation type, the y epilogue and the split-reduction handshake.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -173,6 +174,10 @@ struct GemvArgs {
   index_t split_length;
   Acc* partials;        // [batch][splits][outputs]
   unsigned* counters;   // one per (batch, tile), 0 between launches
+  // 1: the `splits` blocks of a tile form one thread block cluster (gridDim.y ==
+  // splits <= kMaxClusterSplits) and add their partial sums through distributed shared
+  // memory instead (finish_tile); partials and counters are then unused.
+  int cluster;
   // Variant parameters chosen by the dispatcher.
   int lanes;     // threads along the stored vector (Axpy form)
   int groups_k;  // thread groups that split the reduction inside a block
@@ -237,9 +242,54 @@ __device__ __forceinline__ void store_output_words(TY* y, Acc alpha, Acc beta, c
   }
 }
 
+// Most blocks of one cluster that share a tile (finish_tile_in_cluster): 16 is the
+// largest cluster Hopper allows (beyond the portable 8, asked for at launch).
+constexpr int kMaxClusterSplits = 16;
+
+// The split reduction of a tile whose `splits` blocks form one cluster: each block
+// leaves its partial sums in its shared memory; after the cluster's barrier, block s
+// adds up the s-th share of the outputs over every block's partials (distributed
+// shared memory, in split order: deterministic), and a second barrier keeps every
+// block's shared memory alive until all have read it. Two barriers and reads that
+// stay on the GPC, where the handshake through global memory costs a store, a fence,
+// an atomic and the loads of the last block (about 2 us).
+template <typename TY, typename Acc, typename Args, typename Partial>
+__device__ __forceinline__ void finish_tile_in_cluster(const Args& args, TY* y, index_t first, int outputs,
+                                                       Partial&& partial) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  __shared__ Acc tile_partials[kBlockThreads];  // outputs <= kBlockThreads
+  for (int t = threadIdx.x; t < outputs; t += blockDim.x) tile_partials[t] = partial(t);
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  const int splits = args.splits;
+  const int share = (outputs + splits - 1) / splits;
+  const int t = static_cast<int>(blockIdx.y) * share + static_cast<int>(threadIdx.x);
+  if (static_cast<int>(threadIdx.x) < share && t < outputs) {
+    // Four remote loads in flight at a time (registers: the Dot kernels have 64).
+    constexpr int kInFlight = 4;
+    Acc sum = 0;
+    for (int s0 = 0; s0 < splits; s0 += kInFlight) {
+      Acc values[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        if (s0 + u < splits) values[u] = *cluster.map_shared_rank(&tile_partials[t], s0 + u);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        if (s0 + u < splits) sum += values[u];
+      }
+    }
+    store_output(y, first + t, args.incy, args.alpha, args.beta, sum);
+  }
+  cluster.sync();
+#endif
+}
+
 // Split reduction across blocks, in one launch: each of the `splits` blocks of a
 // tile writes its partial sums; the last to arrive adds them in split order (so the
-// result does not depend on scheduling), writes y and resets the counter.
+// result does not depend on scheduling), writes y and resets the counter. Blocks of
+// one cluster (args.cluster) go through finish_tile_in_cluster instead.
 // `partial(t)` is this block's partial for its t-th output (t < outputs); output
 // t of the tile is y element first + t.
 template <typename TY, typename Acc, typename Args, typename Partial>
@@ -250,6 +300,10 @@ __device__ __forceinline__ void finish_tile(const Args& args, TY* y, index_t bat
     for (int t = threadIdx.x; t < outputs; t += blockDim.x) {
       store_output(y, first + t, args.incy, args.alpha, args.beta, partial(t));
     }
+    return;
+  }
+  if (args.cluster != 0) {
+    finish_tile_in_cluster<TY, Acc>(args, y, first, outputs, partial);
     return;
   }
   const int split = blockIdx.y;
