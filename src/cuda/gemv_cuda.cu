@@ -103,7 +103,7 @@ template <typename Kernel>
 bool cluster_fits(Kernel kernel, index_t splits, const fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   if (state.compute_major < 9 || splits < 2 || splits > policy.cluster_max_splits ||
-      splits > kMaxClusterSplits || GemvPolicy::get().blocks_per_sm > 0) {
+      splits > kMaxClusterSplits || policy.blocks_per_sm > 0) {
     return false;
   }
   static std::mutex mutex;

@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     }
     __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(block_rows), args.count - first_row));
-    finish_tile<TY, Acc>(args, y, b, blockIdx.x, first_row, outputs, args.count, [&](int t) {
+    finish_tile<TY, Acc, /*kClusters=*/true>(args, y, b, blockIdx.x, first_row, outputs, args.count, [&](int t) {
       Acc total = 0;
       for (int k = 0; k < groups_k; ++k) total += reduced[k * block_rows + t];
       return total;
