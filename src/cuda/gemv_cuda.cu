@@ -652,7 +652,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t groups_k = kBlockThreads / lanes;
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
-    unroll = aligned ? policy.axpy_large_unroll : 4;
+    unroll = aligned ? policy.axpy_large_unroll : policy.axpy_large_unaligned_unroll;
     const index_t slots =
         resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll)) * state.multiprocessors;
     index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
