@@ -643,8 +643,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // acceptance sweep, unaligned vectors worst.)
     lanes = policy.axpy_lanes;
     const bool long_splits = sizeof(TA) == 2 && matrix_bytes >= policy.axpy_long_splits_min_bytes;
-    const index_t min_vectors =
-        long_splits ? policy.axpy_min_vectors_per_group_2byte : policy.axpy_min_vectors_per_group;
+    const bool short_splits = !aligned && matrix_bytes < policy.axpy_long_splits_min_bytes;
+    const index_t min_vectors = long_splits    ? policy.axpy_min_vectors_per_group_2byte
+                                : short_splits ? policy.axpy_min_vectors_per_group_unaligned_short
+                                               : policy.axpy_min_vectors_per_group;
     const index_t groups_wanted = std::max<index_t>(1, pow2_floor(args.count / min_vectors));
     if (groups_wanted < kBlockThreads / lanes) lanes = kBlockThreads / groups_wanted;
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));

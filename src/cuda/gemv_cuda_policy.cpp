@@ -31,6 +31,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_min_vectors_per_group", &policy.axpy_min_vectors_per_group},
       {"axpy_min_vectors_per_group_2byte", &policy.axpy_min_vectors_per_group_2byte},
       {"axpy_long_splits_min_bytes", &policy.axpy_long_splits_min_bytes},
+      {"axpy_min_vectors_per_group_unaligned_short", &policy.axpy_min_vectors_per_group_unaligned_short},
       {"axpy_lanes", &policy.axpy_lanes},
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},
@@ -85,6 +86,7 @@ GemvPolicy parse(const char* text) {
       policy.dot_min_words_per_thread < 1 || policy.dot_min_words_per_thread_2rows < 1 ||
       policy.dot_split_min_words_per_thread < 1 ||
       policy.axpy_min_vectors_per_group < 1 || policy.axpy_min_vectors_per_group_2byte < 1 ||
+      policy.axpy_min_vectors_per_group_unaligned_short < 1 ||
       policy.axpy_small_min_vectors_per_group < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||

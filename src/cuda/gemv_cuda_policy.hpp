@@ -58,6 +58,11 @@ struct GemvPolicy {
   // below 32 MiB slower, 2056^2 bf16 by 22 %; fp32 3072^2 lost 3 %).
   index_t axpy_min_vectors_per_group_2byte = 32;
   index_t axpy_long_splits_min_bytes = index_t(32) << 20;
+  // ... and for unaligned vectors (odd lda) of matrices from axpy_small_matrix_bytes up
+  // to axpy_long_splits_min_bytes (more, shorter splits: one or two rounds of loads a
+  // group). 8 against 16, same run: fp32 1537^2 11.2 -> 9.2 us, 2049^2 12.4 -> 11.0, bf16
+  // 2049^2 9.7 -> 8.5, 2305^2 10.2 -> 9.0; fp32 3073^2 (37 MiB) lost 15 % with it.
+  index_t axpy_min_vectors_per_group_unaligned_short = 8;
   // ... and for matrices under axpy_small_matrix_bytes, which take a few microseconds
   // and are latency-bound: more, shorter groups; 8 vectors (one round of loads) rather
   // than a split, whose handshake costs about 2 us.
