@@ -33,6 +33,15 @@ index_t pow2_ceil(index_t v) {
 }
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
+// GemvPolicy::trace: the start of a call's line, its kernel family and canonical shape; the
+// caller prints the variant and launch shape after it.
+template <typename Args>
+void trace_call(const char* family, const Args& args) {
+  std::fprintf(stderr, "fastmv gemv %s: %lld x %lld lda %lld batch %lld: ", family,
+               static_cast<long long>(args.count), static_cast<long long>(args.length),
+               static_cast<long long>(args.lda), static_cast<long long>(args.batch));
+}
+
 constexpr unsigned kMaxGridZ = 65535;
 
 // How early a kernel may start (GemvPolicy::early_launch, or early_launch_tma for the
@@ -362,12 +371,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (x_packed) pack_x(args, static_cast<char*>(workspace.scratch) + partials_bytes, state);
   }
   if (policy.trace) {
+    trace_call("dot", args);
     std::fprintf(stderr,
-                 "fastmv gemv dot: %lld x %lld lda %lld batch %lld: lanes %d rows %d unroll %d "
-                 "%s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), x packed %d\n",
-                 static_cast<long long>(args.count), static_cast<long long>(args.length),
-                 static_cast<long long>(args.lda), static_cast<long long>(args.batch), lanes, rows,
-                 rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
+                 "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
+                 "x packed %d\n",
+                 lanes, rows, rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(blocks * splits * batch_z),
                  static_cast<long long>(slots), x_packed ? 1 : 0);
@@ -487,11 +495,8 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   const index_t tiles_per_batch = ceil_div(args.length, kTile);
   if (splits > 1) attach_axpy_partials(args, tiles_per_batch, splits, state);
   if (policy.trace) {
-    std::fprintf(stderr,
-                 "fastmv gemv axpy tma: %lld x %lld lda %lld batch %lld: tile %lld x %lld, stages %lld, "
-                 "splits %lld, %lld blocks (%lld slots)\n",
-                 static_cast<long long>(args.count), static_cast<long long>(args.length),
-                 static_cast<long long>(args.lda), static_cast<long long>(args.batch),
+    trace_call("axpy tma", args);
+    std::fprintf(stderr, "tile %lld x %lld, stages %lld, splits %lld, %lld blocks (%lld slots)\n",
                  static_cast<long long>(kTile), static_cast<long long>(kColumns),
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits), static_cast<long long>(slots));
@@ -574,12 +579,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       return few(aligned_tag, std::integral_constant<int, 1>{}, std::integral_constant<int, 8>{});
     };
     if (policy.trace) {
-      std::fprintf(stderr,
-                   "fastmv gemv axpy few: %lld x %lld lda %lld batch %lld: %lld words x %lld "
-                   "vectors a round, %s, %lld blocks\n",
-                   static_cast<long long>(args.count), static_cast<long long>(args.length),
-                   static_cast<long long>(args.lda), static_cast<long long>(args.batch),
-                   static_cast<long long>(ku), static_cast<long long>(kk), aligned ? "aligned" : "unaligned",
+      trace_call("axpy few", args);
+      std::fprintf(stderr, "%lld words x %lld vectors a round, %s, %lld blocks\n", static_cast<long long>(ku),
+                   static_cast<long long>(kk), aligned ? "aligned" : "unaligned",
                    static_cast<long long>(blocks * batch_z));
     }
     aligned ? few_aligned(std::true_type{}) : few_aligned(std::false_type{});
@@ -682,11 +684,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
-    std::fprintf(stderr,
-                 "fastmv gemv axpy: %lld x %lld lda %lld batch %lld: lanes %lld %s, unroll %lld, "
-                 "splits %lld, %lld blocks (%lld slots)\n",
-                 static_cast<long long>(args.count), static_cast<long long>(args.length),
-                 static_cast<long long>(args.lda), static_cast<long long>(args.batch),
+    trace_call("axpy", args);
+    std::fprintf(stderr, "lanes %lld %s, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
                  static_cast<long long>(lanes), aligned ? "aligned" : "unaligned",
                  static_cast<long long>(unroll), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits * batch_z),
