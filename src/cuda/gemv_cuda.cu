@@ -612,7 +612,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     lanes = std::min(lanes, std::max<index_t>(4, pow2_ceil(words)));
     const index_t wanted = policy.axpy_blocks_per_sm * state.multiprocessors;
     while (lanes > 4 && 10 * ceil_div(args.length, lanes * V) * args.batch < 9 * wanted) lanes /= 2;
-    const index_t most = aligned ? policy.axpy_unroll : sizeof(TA) >= 4 ? policy.axpy_small_unaligned_unroll : 4;
+    const index_t most = aligned            ? policy.axpy_unroll
+                         : sizeof(TA) >= 4 ? policy.axpy_small_unaligned_unroll
+                                           : policy.axpy_small_unaligned_unroll_2byte;
     // The splits and the vectors per group that `l` lanes give.
     const auto plan = [&](index_t l) {
       const index_t tiles = ceil_div(args.length, l * V) * args.batch;

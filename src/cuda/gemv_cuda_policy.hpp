@@ -88,6 +88,10 @@ struct GemvPolicy {
   // 4.19 us, 769^2 6.32 -> 5.29, 1025^2 8.71 -> 8.08, 1281^2 10.40 -> 9.96; with 8,
   // bf16 was 0-11 % slower and fp16 -6 to +48 % (1537^2 8.7 -> 12.9).
   index_t axpy_small_unaligned_unroll = 8;
+  // ... and for 2-byte types (4 or 8). 8 against 4, same run (with two lanes a group
+  // where that leaves fewer rounds): fp16 769^2 4.8 -> 4.1 us, 1793^2 9.2 -> 8.3, but
+  // bf16 1281^2 7.1 -> 8.5, 1537^2 8.0 -> 9.3, 257^2 3.0 -> 3.7-4.5.
+  index_t axpy_small_unaligned_unroll_2byte = 4;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block
