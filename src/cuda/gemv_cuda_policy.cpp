@@ -92,8 +92,9 @@ GemvPolicy parse(const char* text) {
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
-      !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll) ||
-      !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) || policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
+      !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) ||
+      !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
+      policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.axpy_few_columns_per_round > 1 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
@@ -101,9 +102,8 @@ GemvPolicy parse(const char* text) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
-                          "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and axpy_small_unaligned_unroll(_2byte) "
-                          "4 or 8, "
-                          "axpy_tma_stages 2..12, "
+                          "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
+                          "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, "
                           "the others >= 1");

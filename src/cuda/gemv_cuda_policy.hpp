@@ -84,7 +84,7 @@ struct GemvPolicy {
   // 37.4 -> 35.3, but 3073^2 19.2 -> 21.6, 6401^2 65.7 -> 73.4; bf16 within 4 %.
   index_t axpy_large_unaligned_unroll = 4;
   // Axpy form, unaligned vectors (two loads a word) of small matrices, 4- and 8-byte
-  // types (4 or 8; 2-byte types keep 4). Same run, 8 against 4: fp32 513^2 5.01 ->
+  // types (4 or 8; 2-byte types: the next value). Same run, 8 against 4: fp32 513^2 5.01 ->
   // 4.19 us, 769^2 6.32 -> 5.29, 1025^2 8.71 -> 8.08, 1281^2 10.40 -> 9.96; with 8,
   // bf16 was 0-11 % slower and fp16 -6 to +48 % (1537^2 8.7 -> 12.9).
   index_t axpy_small_unaligned_unroll = 8;
