@@ -67,15 +67,18 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # to one word per thread, the staged kernel's smallest tiles, the 2-byte Axpy long
 # splits at every size, the register Axpy kernel where the TMA one would run; then the
 # TMA Axpy kernel at every size, once with its choices and once with the widest tile,
-# 2 stages and splits of one stage (names: src/cuda/gemv_cuda_policy.hpp).
+# 2 stages and splits of one stage, and once with every size taken for large (the TMA
+# kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
+tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
+  step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
 fi
@@ -135,7 +138,7 @@ esac
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-for pass in forced-policy tma-everywhere tma-forced; do
+for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
 for tool in memcheck racecheck memcheck-tma memcheck-jacobi racecheck-jacobi memcheck-transform4; do

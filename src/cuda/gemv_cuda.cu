@@ -514,8 +514,21 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
 // matrices over more SMs (bf16 1024^2: 3.8 us against 5.1 with 128-byte tiles), wide ones
 // read DRAM better once every SM has a tile (bf16 6400^2, 100 tiles of 128 bytes: 31.1
 // us against 36.8 with 200 of 64; fp32 4360^2, 69 tiles of 256 bytes: 27.7 against 30.9).
+//
+// Above axpy_tma_max_bytes(_2byte) (`large`), only where that tiling gives each SM at
+// most about one tile (axpy_tma_large_max_tiles_percent of the SM count) of at least 8
+// words; else false, and the register kernel reads it. Same run, two rounds each,
+// against the register kernel: half precision with lda 8 past a multiple of 256 (each
+// vector's 512-byte pieces 16 bytes past a 32-byte sector, 17 sectors for 16) 7-16 %
+// faster (bf16 8200^2, 129 tiles, 53.9 -> 49.2 us; 11016^2 98.1 -> 84.4; fp16 11016^2
+// 102.1 -> 84.4), the multiples of 256 from 4 % slower (fp16 8448^2) to 1 % faster;
+// fp32 7168^2-8456^2 2-4 % faster (8456^2, 133 tiles, 100.4 -> 98.7). But fp32 8712^2
+// (137 tiles) 107.1 -> 114.9, 9216^2 (144) 115.5 -> 120.2, 12296^2 (193: 61 SMs read
+// two) 205.8 -> 252.3, and bf16 128256 x 4096 row T (128 tiles of 4 words) 346 -> 376.
+// (32-word tiles for fp32 from 8448 on: 1-5 % faster with lda 8 past a multiple of 256,
+// 1-6 % slower on the multiples; not kept.)
 template <typename TA, typename TX, typename TY, typename Acc>
-bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& state) {
+bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t x_bytes = static_cast<index_t>(sizeof(TX));
@@ -537,6 +550,10 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& 
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).
   if (args.count < 4 * kBlockThreads / words) return false;
+  if (large && (words < 8 || 100 * ceil_div(args.length, words * V) * args.batch >
+                                 policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
+    return false;
+  }
   if (words == 16) return axpy_tma_with<TA, TX, TY, Acc, 16>(args, state);
   if (words == 8) return axpy_tma_with<TA, TX, TY, Acc, 8>(args, state);
   return axpy_tma_with<TA, TX, TY, Acc, 4>(args, state);
@@ -589,9 +606,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
 
   const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+  const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
   if (aligned && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes &&
-      matrix_bytes < (sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes) &&
-      axpy_tma(args, state)) {
+      axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
     return;
   }
   const bool small = matrix_bytes < policy.axpy_small_matrix_bytes;

@@ -100,15 +100,17 @@ struct GemvPolicy {
   // split at least axpy_tma_min_stages_per_split stages; axpy_tma_words (4, 8 or 16)
   // fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against the
   // register kernel, graph replay: fp32 1024^2 6.2 -> 4.1 us, bf16 2048^2 8.1 -> 5.7,
-  // bf16 6408^2 35.0 -> 30.5, bf16 7680^2 (112 MiB) 43.5 -> 40.6; from 128 MiB up even
-  // (bf16 8192^2 48.2 against 47.8-49.5, fp32 8192^2 91.0 against 88.6-91.6); below
-  // 1 MiB even.
+  // bf16 6408^2 35.0 -> 30.5, bf16 7680^2 (112 MiB) 43.5 -> 40.6; below 1 MiB even.
   index_t axpy_tma_min_bytes = index_t(1) << 20;
   index_t axpy_tma_max_bytes = index_t(120) << 20;
   index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;
   index_t axpy_tma_stages = 4;
   index_t axpy_tma_min_stages_per_split = 4;
   index_t axpy_tma_words = 0;
+  // ... and above axpy_tma_max_bytes(_2byte) where its tiles are at least 8 words wide
+  // and number at most this percentage of the SMs (about one an SM; 0: never; see
+  // axpy_tma in gemv_cuda.cu).
+  index_t axpy_tma_large_max_tiles_percent = 101;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;
