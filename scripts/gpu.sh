@@ -64,13 +64,14 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 
 # The kernel variants that only a policy override selects, run on every CUDA test shape:
 # 8 words in flight for realigned Dot rows and for large Axpy matrices, Dot splits down
-# to one word per thread, the staged kernel's smallest tiles, the 2-byte Axpy long
+# to one word per thread, the staged Dot kernel's smallest tiles, the staged Axpy kernel
+# for every matrix of vectors of up to 32 elements, the 2-byte Axpy long
 # splits at every size, the register Axpy kernel where the TMA one would run; then the
 # TMA Axpy kernel at every size, once with its choices and once with the widest tile,
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
-forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0'
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1'
@@ -95,6 +96,12 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # The staged Axpy kernel at every size it can take (by default only from 2 MiB).
+  staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'
+  step sanitizer-memcheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$staged_filter"
+  step sanitizer-racecheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$staged_filter"
   # Jacobi: every test under memcheck (small systems take the fused kernel, large ones
   # the GEMV; the two Both*/GemvAndFused* tests force each); racecheck over the check
   # kernel's and the fused kernel's block reductions.
@@ -141,7 +148,7 @@ grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.
 for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-jacobi racecheck-jacobi memcheck-transform4; do
+for tool in memcheck racecheck memcheck-tma memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60

@@ -45,6 +45,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_max_bytes", &policy.axpy_tma_max_bytes},
       {"axpy_tma_max_bytes_2byte", &policy.axpy_tma_max_bytes_2byte},
       {"axpy_tma_words", &policy.axpy_tma_words},
+      {"axpy_staged_max_vector_bytes", &policy.axpy_staged_max_vector_bytes},
+      {"axpy_staged_min_bytes", &policy.axpy_staged_min_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},

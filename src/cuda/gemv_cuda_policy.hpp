@@ -44,9 +44,14 @@ struct GemvPolicy {
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;
-  // Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_dot.cuh)
+  // Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_common.cuh)
   // whose lda wastes at most this factor of the staged bytes.
   index_t staged_max_lda_over_length = 2;
+  // Axpy form, vectors of at most axpy_staged_max_vector_bytes (and lda as above):
+  // the staged kernel (axpy_staged_kernel) for matrices of at least
+  // axpy_staged_min_bytes (see axpy() in gemv_cuda.cu).
+  index_t axpy_staged_max_vector_bytes = 32;
+  index_t axpy_staged_min_bytes = index_t(2) << 20;
   // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
   // the grid has this many blocks per SM (0: always whole tiles).
   index_t staged_blocks_per_sm = 4;

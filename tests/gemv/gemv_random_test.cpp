@@ -119,6 +119,38 @@ TYPED_TEST(GemvRandomTest, TallSkinnyAndShortWide) {
   }
 }
 
+// Many short stored vectors (the Axpy form of row-major A^T and column-major A with
+// 1-32 outputs: the CUDA backend's staged Axpy kernel, its chunks of whole vectors and
+// their split over blocks): lengths around the 16-byte words, counts around the
+// chunks, lda from the length to length + 2, increments 1 and -3, alpha and beta
+// general and beta = 0 over a poisoned y.
+TYPED_TEST(GemvRandomTest, ShortVectorsLongReductions) {
+  using T = TypeParam;
+  // 70001 x 32 takes several chunks a block on the CUDA backend.
+  const std::vector<index_t> counts = quick_mode() ? std::vector<index_t>{9, 5003, 40009}
+                                                   : std::vector<index_t>{9, 5003, 70001};
+  for (const index_t length : {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32}) {
+    for (const index_t count : counts) {
+      for (const index_t lda_extra : {0, 1, 2}) {
+        for (const Layout layout : kLayouts) {
+          // Row-major A^T and column-major A: `count` vectors of `length` outputs.
+          const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+          const index_t m = layout == Layout::RowMajor ? count : length;
+          const index_t n = layout == Layout::RowMajor ? length : count;
+          GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, 1);
+          operands.fill_random(this->random());
+          for (const index_t inc : {1, -3}) {
+            const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+            if (!check_gemv(operands, T(-0.7), T(-0.7), inc, inc, y, thread_counts(false))) return;
+          }
+          const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+          if (!check_gemv(operands, T(1), T(0), 1, 1, poisoned, thread_counts(false))) return;
+        }
+      }
+    }
+  }
+}
+
 // The same shapes with operands at 64-byte-aligned addresses (the other tests
 // offset every operand by one element).
 TYPED_TEST(GemvRandomTest, AlignedOperands) {

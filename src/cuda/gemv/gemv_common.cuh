@@ -207,6 +207,57 @@ __device__ __forceinline__ const T* after(const T* pointer, const uint4* words, 
 }
 
 // y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
+// The staged kernels (dot_staged_kernel, axpy_staged_kernel): stored vectors of at
+// most kStagedMaxLength elements, read as contiguous spans of A of up to
+// kStagedTileBytes through shared memory.
+constexpr index_t kStagedMaxLength = 32;
+constexpr int kStagedTileBytes = 16384;
+constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
+
+// Copies the span [begin, end) of A (at most kStagedTileBytes + 16 bytes) into shared
+// memory so that each element keeps its address modulo 16: whole 16-byte words are
+// copied as words, the partial words at either end element by element. Returns where
+// `begin` landed. The caller synchronizes before reading.
+//
+// kStagedCopyUnroll words a thread loaded before the first is stored: each store
+// waits for its load, so one word at a time kept a single load in flight per thread.
+// Same run, three rounds: fp32 row N 1048576 x 16 34.1 -> 27.6 us, 4194304 x 4 41.5
+// -> 34.9, 262144 x 32 18.2 -> 16.0, bf16 1048576 x 16 24.8 -> 21.6, 100003 x 3 3.7
+// -> 3.4; fp32 65536 x 16 4.5 -> 4.8 the one loss (48 registers instead of 30: 5
+// blocks an SM instead of 8; capped at 32 they spill).
+template <typename TA>
+__device__ __forceinline__ TA* stage_span(const TA* begin, const TA* end, uint4* staged_words) {
+  constexpr int V = kVector<TA>;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
+  const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
+  TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
+  const index_t words =
+      (reinterpret_cast<std::uintptr_t>(end) - reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
+  for (index_t w0 = threadIdx.x; w0 < words; w0 += kStagedCopyUnroll * blockDim.x) {
+    uint4 loaded[kStagedCopyUnroll];
+#pragma unroll
+    for (int u = 0; u < kStagedCopyUnroll; ++u) {
+      const TA* word = first_word + (w0 + u * blockDim.x) * V;
+      if (w0 + u * blockDim.x < words && word >= begin && word + V <= end) loaded[u] = load_stream(word);
+    }
+#pragma unroll
+    for (int u = 0; u < kStagedCopyUnroll; ++u) {
+      const index_t w = w0 + u * blockDim.x;
+      if (w >= words) break;
+      const TA* word = first_word + w * V;
+      if (word >= begin && word + V <= end) {
+        staged_words[w] = loaded[u];
+      } else {
+        for (int e = 0; e < V; ++e) {
+          const TA* element = word + e;
+          if (element >= begin && element < end) staged[element - begin] = *element;
+        }
+      }
+    }
+  }
+  return staged;
+}
+
 template <typename TY, typename Acc>
 __device__ __forceinline__ void store_output(TY* y, index_t i, index_t incy, Acc alpha, Acc beta,
                                              Acc sum) {

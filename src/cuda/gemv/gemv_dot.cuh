@@ -17,9 +17,6 @@
 
 namespace fastmv::gemv_cuda {
 
-constexpr index_t kStagedMaxLength = 32;
-constexpr int kStagedTileBytes = 16384;
-constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
 
 // kUnroll: words per row in flight per thread before the first multiply.
 // kAligned: rows start on 16-byte boundaries. Otherwise (kRows == 1) every load of A
@@ -281,45 +278,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
 
-    // The span [begin, end) of A holding the block's rows, copied so that each
-    // element keeps its address modulo 16: whole 16-byte words are copied as words.
+    // The span of A holding the block's rows (stage_span, gemv_common.cuh).
     const TA* begin = A + first_row * args.lda;
-    const TA* end = begin + (rows - 1) * args.lda + args.length;
-    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
-    const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
-    TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
-    const index_t words = (reinterpret_cast<std::uintptr_t>(end) -
-                           reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
-    // kStagedCopyUnroll words a thread loaded before the first is stored: each store
-    // waits for its load, so one word at a time kept a single load in flight per thread.
-    // Same run, three rounds: fp32 row N 1048576 x 16 34.1 -> 27.6 us, 4194304 x 4 41.5
-    // -> 34.9, 262144 x 32 18.2 -> 16.0, bf16 1048576 x 16 24.8 -> 21.6, 100003 x 3 3.7
-    // -> 3.4; fp32 65536 x 16 4.5 -> 4.8 the one loss (48 registers instead of 30: 5
-    // blocks an SM instead of 8; capped at 32 they spill).
-    for (index_t w0 = threadIdx.x; w0 < words; w0 += kStagedCopyUnroll * blockDim.x) {
-      uint4 loaded[kStagedCopyUnroll];
-#pragma unroll
-      for (int u = 0; u < kStagedCopyUnroll; ++u) {
-        const TA* word = first_word + (w0 + u * blockDim.x) * kVector<TA>;
-        if (w0 + u * blockDim.x < words && word >= begin && word + kVector<TA> <= end) {
-          loaded[u] = load_stream(word);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < kStagedCopyUnroll; ++u) {
-        const index_t w = w0 + u * blockDim.x;
-        if (w >= words) break;
-        const TA* word = first_word + w * kVector<TA>;
-        if (word >= begin && word + kVector<TA> <= end) {
-          staged_words[w] = loaded[u];
-        } else {  // a partial word at either end: only the elements inside the span
-          for (int e = 0; e < kVector<TA>; ++e) {
-            const TA* element = word + e;
-            if (element >= begin && element < end) staged[element - begin] = *element;
-          }
-        }
-      }
-    }
+    const TA* staged = stage_span(begin, begin + (rows - 1) * args.lda + args.length, staged_words);
     for (index_t c = threadIdx.x; c < args.length; c += blockDim.x) staged_x[c] = to_acc(x[c * args.incx]);
     __syncthreads();
     // Thread r starts its row at element r mod length: with lda a multiple of the 32
