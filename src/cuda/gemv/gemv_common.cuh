@@ -206,7 +206,6 @@ __device__ __forceinline__ const T* after(const T* pointer, const uint4* words, 
   return pointer + (any & zero);
 }
 
-// y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
 // The staged kernels (dot_staged_kernel, axpy_staged_kernel): stored vectors of at
 // most kStagedMaxLength elements, read as contiguous spans of A of up to
 // kStagedTileBytes through shared memory.
@@ -258,6 +257,7 @@ __device__ __forceinline__ TA* stage_span(const TA* begin, const TA* end, uint4*
   return staged;
 }
 
+// y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
 template <typename TY, typename Acc>
 __device__ __forceinline__ void store_output(TY* y, index_t i, index_t incy, Acc alpha, Acc beta,
                                              Acc sum) {

@@ -17,7 +17,6 @@
 
 namespace fastmv::gemv_cuda {
 
-
 // kUnroll: words per row in flight per thread before the first multiply.
 // kAligned: rows start on 16-byte boundaries. Otherwise (kRows == 1) every load of A
 // is still a whole aligned 16-byte word: each lane loads the aligned word under its
