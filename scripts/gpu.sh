@@ -66,12 +66,13 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # 8 words in flight for realigned Dot rows and for large Axpy matrices, Dot splits down
 # to one word per thread, the staged Dot kernel's smallest tiles, the staged Axpy kernel
 # for every matrix of vectors of up to 32 elements, the 2-byte Axpy long
-# splits at every size, the register Axpy kernel where the TMA one would run; then the
+# splits at every size, the register Axpy kernel where the TMA one would run, unaligned
+# Axpy vectors interleaved for every type and tile width; then the
 # TMA Axpy kernel at every size, once with its choices and once with the widest tile,
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
-forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256'
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1'
@@ -82,6 +83,9 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
+  # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved.
+  step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
+    "$cuda_test" --gtest_brief=1
 fi
 
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
@@ -95,6 +99,11 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-racecheck env FASTMV_TEST_QUICK=1 compute-sanitizer --tool racecheck \
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # Unaligned Axpy vectors interleaved for every type and tile width (by default: 4- and
+  # 8-byte types, tiles of 32 lanes, which the reduced set's small matrices seldom have).
+  step sanitizer-memcheck-interleaved env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   # The staged Axpy kernel at every size it can take (by default only from 2 MiB).
   staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'

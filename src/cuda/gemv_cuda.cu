@@ -385,10 +385,13 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
          0, state, early_launch(state), args.cluster != 0 ? splits : 0, args);
 }
 
-// The Axpy kernel for an alignment and a number of vectors in flight (4 or 8 when
-// aligned; unaligned words are two loads each, and stay at 4).
+// The Axpy kernel for an alignment, a number of vectors in flight (4 or 8) and, for
+// unaligned vectors, a layout (two aligned words realigned, or interleaved elements).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(bool aligned, index_t unroll) {
+auto axpy_variant(bool aligned, index_t unroll, bool interleaved) {
+  if (!aligned && interleaved) {
+    return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, false, 8, true> : axpy_kernel<TA, TX, TY, Acc, false, 4, true>;
+  }
   if (!aligned) return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, false, 8> : axpy_kernel<TA, TX, TY, Acc, false, 4>;
   return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8> : axpy_kernel<TA, TX, TY, Acc, true, 4>;
 }
@@ -648,6 +651,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
   const bool small = matrix_bytes < policy.axpy_small_matrix_bytes;
+  // Unaligned vectors: one element a load, interleaved over the lanes, or two aligned
+  // words realigned (axpy_interleave_unaligned; see axpy_kernel), the former only with
+  // axpy_interleave_min_lanes lanes or more: fewer would read runs of 8-64 bytes a load.
+  const bool interleave = !aligned && (policy.axpy_interleave_unaligned == 2 ||
+                                       (policy.axpy_interleave_unaligned == 1 && sizeof(TA) >= 4));
   index_t lanes = 0;
   index_t splits = 1;
   index_t unroll = 4;
@@ -715,8 +723,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
     unroll = aligned ? policy.axpy_large_unroll : policy.axpy_large_unaligned_unroll;
+    const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
     const index_t slots =
-        resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll)) * state.multiprocessors;
+        resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved)) * state.multiprocessors;
     index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
     max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
                                                                 static_cast<index_t>(tile_outputs * sizeof(Acc))));
@@ -734,14 +743,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll);
+  const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     trace_call("axpy", args);
     std::fprintf(stderr, "lanes %lld %s, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
-                 static_cast<long long>(lanes), aligned ? "aligned" : "unaligned",
+                 static_cast<long long>(lanes), aligned ? "aligned" : interleaved ? "interleaved" : "unaligned",
                  static_cast<long long>(unroll), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits * batch_z),
                  static_cast<long long>(resident_blocks(kernel) * state.multiprocessors));

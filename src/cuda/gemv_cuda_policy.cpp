@@ -37,6 +37,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_unroll", &policy.axpy_unroll},
       {"axpy_large_unroll", &policy.axpy_large_unroll},
       {"axpy_large_unaligned_unroll", &policy.axpy_large_unaligned_unroll},
+      {"axpy_interleave_unaligned", &policy.axpy_interleave_unaligned},
+      {"axpy_interleave_min_lanes", &policy.axpy_interleave_min_lanes},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},
       {"axpy_tma_min_bytes", &policy.axpy_tma_min_bytes},
@@ -91,7 +93,7 @@ GemvPolicy parse(const char* text) {
       policy.dot_split_min_words_per_thread < 1 ||
       policy.axpy_min_vectors_per_group < 1 || policy.axpy_min_vectors_per_group_2byte < 1 ||
       policy.axpy_min_vectors_per_group_unaligned_short < 1 ||
-      policy.axpy_small_min_vectors_per_group < 1 ||
+      policy.axpy_small_min_vectors_per_group < 1 || policy.axpy_interleave_min_lanes < 1 ||
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
@@ -99,7 +101,7 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
-      policy.axpy_few_columns_per_round > 1 ||
+      policy.axpy_few_columns_per_round > 1 || policy.axpy_interleave_unaligned > 2 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -108,7 +110,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, "
+                          "axpy_few_columns_per_round 0 or 1, axpy_interleave_unaligned 0, 1 or 2, "
                           "the others >= 1");
   }
   return policy;

@@ -97,6 +97,18 @@ struct GemvPolicy {
   // where that leaves fewer rounds): fp16 769^2 4.8 -> 4.1 us, 1793^2 9.2 -> 8.3, but
   // bf16 1281^2 7.1 -> 8.5, 1537^2 8.0 -> 9.3, 257^2 3.0 -> 3.7-4.5.
   index_t axpy_small_unaligned_unroll_2byte = 4;
+  // Axpy form, unaligned vectors (odd lda): 0 reads each thread's V outputs as the two
+  // aligned 16-byte words around them, realigned in registers; 1 (4- and 8-byte types)
+  // or 2 (every type) has each thread own every lanes-th output instead, one element a
+  // load, so that a warp's load reads consecutive elements at any alignment. 1 against
+  // 0, same run, two rounds, column-major N: fp32 3585^2 26.6 -> 22.9 us, 4609^2 37.5 ->
+  // 34.3, 5889^2 58.0 -> 52.8, fp64 1793^2 17.1 -> 13.7, 3585^2 45.2 -> 40.0 (1.043x over
+  // 35 odd orders 513-12801), but fp32 1537^2 9.2 -> 9.7, 6145^2 56.7 -> 58.0; 2-byte
+  // types 2-15 % slower with it (bf16 4097^2 18.0 -> 20.8: eight 2-byte loads a word).
+  index_t axpy_interleave_unaligned = 1;
+  // ... where a tile has at least this many lanes (with fewer, the small matrices',
+  // a load reads a run of 8-64 bytes).
+  index_t axpy_interleave_min_lanes = 32;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block

@@ -7,7 +7,8 @@
 // add their sums in shared memory. `splits` blocks share a tile when the tiles alone
 // cannot fill the GPU. Each thread accumulates V consecutive outputs, loaded as one
 // 16-byte word (aligned: A 16-byte aligned, lda and stride_a multiples of 16 bytes)
-// or as two aligned words realigned in registers (see fetch_outputs).
+// or as two aligned words realigned in registers (see fetch_outputs); or, unaligned,
+// V outputs `lanes` apart, one element a load (fetch_interleaved).
 #pragma once
 
 #include "cuda/gemv/gemv_common.cuh"
@@ -68,6 +69,57 @@ __device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remain
   }
 }
 
+// The interleaved layout (unaligned vectors, GemvPolicy::axpy_interleave_unaligned):
+// thread `lane` of a group of `lanes` owns outputs lane, lane + lanes, ..., V of them,
+// each loaded as one element, so that each load instruction of a warp reads one run of
+// consecutive elements whatever the vector's alignment: no second word, no shifts.
+// `valid` of the V elements lie inside the vector (kWhole: all V); the rest read as 0.
+// The elements are packed into `out.low` as a 16-byte word of them would be.
+template <typename TA>
+__device__ __forceinline__ auto load_stream_element(const TA* pointer) {
+  if constexpr (sizeof(TA) == 8) {
+    unsigned long long v;
+    asm("ld.global.nc.L1::no_allocate.u64 %0, [%1];" : "=l"(v) : "l"(pointer));
+    return v;
+  } else if constexpr (sizeof(TA) == 4) {
+    unsigned v;
+    asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(v) : "l"(pointer));
+    return v;
+  } else {
+    unsigned short v;
+    asm("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(v) : "l"(pointer));
+    return v;
+  }
+}
+
+template <typename TA, bool kWhole>
+__device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes, index_t valid,
+                                                  Fetched<TA>& out) {
+  constexpr int V = kVector<TA>;
+  out.shift = 0;
+  unsigned words[4];
+  if constexpr (sizeof(TA) == 8) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const unsigned long long v = kWhole || i < valid ? load_stream_element(elements + i * lanes) : 0ull;
+      words[2 * i] = static_cast<unsigned>(v);
+      words[2 * i + 1] = static_cast<unsigned>(v >> 32);
+    }
+  } else if constexpr (sizeof(TA) == 4) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) words[i] = kWhole || i < valid ? load_stream_element(elements + i * lanes) : 0u;
+  } else {
+    unsigned short halves[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) {
+      halves[i] = kWhole || i < valid ? load_stream_element(elements + i * lanes) : static_cast<unsigned short>(0);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) words[i] = halves[2 * i] | static_cast<unsigned>(halves[2 * i + 1]) << 16;
+  }
+  out.low = make_uint4(words[0], words[1], words[2], words[3]);
+}
+
 template <typename TA, typename Acc>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
   unpack<TA, Acc>(in.shift != 0 ? realign(in.low, in.high, in.shift) : in.low, out);
@@ -77,19 +129,24 @@ __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out
 // its group are added over the block's groups_k groups and finished (y, or the
 // block's partial tile of a split). `reduced` holds kBlockThreads * V values.
 //
+// kInterleaved: sum[i] is output lane + i * lanes (fetch_interleaved), else lane * V + i.
+//
 // reduced[group][output]; for tiles of at most kBlockThreads outputs, each output's
 // groups are shared by `parts` consecutive lanes of one warp (parts = groups_k / V, a
 // power of 2 <= 32 as tiles have at least 8 outputs), each adding every parts-th
 // group, combined by shuffles in a fixed order, the totals going back to
 // reduced[output]; wider tiles (few long groups) add them one thread per output.
-template <typename TY, typename Acc, int V, typename Args>
+template <typename TY, typename Acc, int V, bool kInterleaved = false, typename Args>
 __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, index_t b,
                                                       index_t tile_first, index_t remaining,
                                                       int lane, int group_k, int groups_k,
                                                       int tile_outputs, Acc* reduced,
                                                       const Acc (&sum)[V]) {
+  const int lanes = tile_outputs / V;
 #pragma unroll
-  for (int i = 0; i < V; ++i) reduced[group_k * tile_outputs + lane * V + i] = sum[i];
+  for (int i = 0; i < V; ++i) {
+    reduced[group_k * tile_outputs + (kInterleaved ? i * lanes + lane : lane * V + i)] = sum[i];
+  }
   __syncthreads();
   const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
   if (tile_outputs <= kBlockThreads) {
@@ -116,9 +173,12 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
   __syncthreads();
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll>
+// kInterleaved (unaligned vectors only): the element-interleaved layout above.
+template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll,
+          bool kInterleaved = false>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  static_assert(!(kAligned && kInterleaved), "the interleaved layout is for unaligned vectors");
   allow_later_work();
   constexpr int V = kVector<TA>;
   __shared__ Acc reduced[kBlockThreads * V];
@@ -136,11 +196,14 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     const TA* matrix = args.A + b * args.stride_a;
     const TA* limit = matrix + (args.count - 1) * args.lda + args.length;
-    const TA* A = matrix + tile_first + lane * V;  // this thread's first output
+    const TA* A = matrix + tile_first + (kInterleaved ? lane : lane * V);  // this thread's first output
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
     const index_t remaining = args.length - tile_first;  // outputs from the tile's start
-    const index_t mine = remaining - lane * V;            // from this thread's first
+    // Outputs of this thread inside the vectors: from its first on (contiguous), or
+    // how many of its V (interleaved).
+    const index_t mine = kInterleaved ? min(static_cast<index_t>(V), (remaining - lane + lanes - 1) / lanes)
+                                      : remaining - lane * V;
     if (b == blockIdx.z) {
       // Launched early: this thread's first round of A into L2 while the kernel before
       // finishes, then the wait (gemv_common.cuh). Nothing above touched memory.
@@ -173,8 +236,15 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
           const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
-          fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
-          first_words[u] = fetched[u].low;
+          if constexpr (kInterleaved) {
+            fetch_interleaved<TA, kWhole>(A + at * args.lda, lanes, mine, fetched[u]);
+            // after() below looks at .x: make it depend on every element's load.
+            const uint4& w = fetched[u].low;
+            first_words[u] = make_uint4(w.x | w.y | w.z | w.w, 0, 0, 0);
+          } else {
+            fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
+            first_words[u] = fetched[u].low;
+          }
         }
         // Unaligned 4- and 8-byte types: x only once every word of A of the round is in
         // flight (after(), gemv_common.cuh: ptxas had the multiplies of the first vectors
@@ -210,8 +280,8 @@ __global__ void __launch_bounds__(kBlockThreads)
       accumulate(std::false_type{});
     }
 
-    add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, remaining, lane, group_k, groups_k,
-                                      tile_outputs, reduced, sum);
+    add_groups_and_finish<TY, Acc, V, kInterleaved>(args, y, b, tile_first, remaining, lane, group_k,
+                                                    groups_k, tile_outputs, reduced, sum);
   }
 }
 
