@@ -726,16 +726,33 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
     const index_t slots =
         resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved)) * state.multiprocessors;
-    index_t max_splits = std::max<index_t>(1, args.count / (groups_k * min_vectors));
-    max_splits = std::min(max_splits, std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile /
-                                                                static_cast<index_t>(tile_outputs * sizeof(Acc))));
-    max_splits = std::min(max_splits, policy.max_splits);
-    max_splits = std::min(max_splits, std::max<index_t>(1, policy.max_workspace_bytes /
-                                                                static_cast<index_t>(args.batch * args.length * sizeof(Acc))));
+    // The caps on splits: the partial sums a tile's last block reads, the workspace, and
+    // axpy_min_vectors_per_group... vectors a group.
+    const index_t max_splits_by_bytes = std::min(
+        {std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile / static_cast<index_t>(tile_outputs * sizeof(Acc))),
+         policy.max_splits,
+         std::max<index_t>(1, policy.max_workspace_bytes / static_cast<index_t>(args.batch * args.length * sizeof(Acc)))});
+    index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
     if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
-    const SplitChoice split = choose_split(
-        [&](index_t, index_t s) { return tiles * s * args.batch; }, max_splits, 1, 1, max_splits, slots);
-    args.split_length = ceil_div(args.count, split.splits);
+    const auto blocks_for = [&](index_t s) { return tiles * s * args.batch; };
+    const SplitChoice split = choose_split([&](index_t, index_t s) { return blocks_for(s); }, max_splits, 1,
+                                           1, max_splits, slots);
+    // Then whole rounds: more splits, as long as the grid takes no more waves of block
+    // slots, where that leaves each group fewer rounds of `unroll` vectors (a round of
+    // one vector waits a memory latency as a full one does), down to one round a group
+    // and within the caps above other than axpy_min_vectors...: fp32 1537^2 took 23
+    // splits of 67 vectors, 9 a group, 3 rounds of 4; 25 splits leave 2.
+    const auto rounds_for = [&](index_t s) { return ceil_div(ceil_div(ceil_div(args.count, s), groups_k), unroll); };
+    index_t chosen = split.splits;
+    if (policy.axpy_whole_rounds != 0 && args.batch <= static_cast<index_t>(kMaxGridZ)) {
+      const index_t waves = ceil_div(blocks_for(chosen), slots);
+      const index_t round_max_splits =
+          std::min({max_splits_by_bytes, std::max<index_t>(1, args.count / (groups_k * unroll))});
+      for (index_t s = chosen + 1; s <= round_max_splits && ceil_div(blocks_for(s), slots) <= waves; ++s) {
+        if (rounds_for(s) < rounds_for(chosen)) chosen = s;
+      }
+    }
+    args.split_length = ceil_div(args.count, chosen);
   }
   splits = ceil_div(args.count, args.split_length);
   const index_t groups_k = kBlockThreads / lanes;

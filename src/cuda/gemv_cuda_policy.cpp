@@ -39,6 +39,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_large_unaligned_unroll", &policy.axpy_large_unaligned_unroll},
       {"axpy_interleave_unaligned", &policy.axpy_interleave_unaligned},
       {"axpy_interleave_min_lanes", &policy.axpy_interleave_min_lanes},
+      {"axpy_whole_rounds", &policy.axpy_whole_rounds},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},
       {"axpy_tma_min_bytes", &policy.axpy_tma_min_bytes},
@@ -101,7 +102,7 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
-      policy.axpy_few_columns_per_round > 1 || policy.axpy_interleave_unaligned > 2 ||
+      policy.axpy_few_columns_per_round > 1 || policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -110,7 +111,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, axpy_interleave_unaligned 0, 1 or 2, "
+                          "axpy_few_columns_per_round 0 or 1, axpy_interleave_unaligned 0, 1 or 2, axpy_whole_rounds 0 or 1, "
                           "the others >= 1");
   }
   return policy;
