@@ -258,8 +258,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     }
     args.rows_per_block = std::max<index_t>(1, tile_bytes / row_bytes);
     const index_t blocks = ceil_div(args.count, args.rows_per_block);
-    const std::size_t shared = static_cast<std::size_t>(
-        (args.rows_per_block - 1) * args.lda + args.length) * sizeof(TA) + 32;
+    const std::size_t shared =
+        static_cast<std::size_t>(staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)));
     launch(dot_staged_kernel<TA, TX, TY, Acc>,
            dim3(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z)), shared,
            state, early_launch(state), 0, args);

@@ -389,12 +389,6 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
 // up in shared memory and the blocks, the splits of the one tile, through finish_tile.
 constexpr index_t kStagedMaxXPerThread = 16;  // rows_per_block <= 16 * kBlockThreads
 
-// Bytes of shared memory before the chunk's x: its span of A with the slack of
-// stage_span, rounded to 16.
-__host__ __device__ inline index_t staged_span_bytes(index_t rows, index_t lda, index_t length, index_t element) {
-  return (((rows - 1) * lda + length) * element + 32 + 15) / 16 * 16;
-}
-
 template <typename TA, typename TX, typename TY, typename Acc>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_staged_kernel(const GemvArgs<TA, TX, TY, Acc> args) {

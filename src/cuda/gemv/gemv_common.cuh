@@ -213,6 +213,12 @@ constexpr index_t kStagedMaxLength = 32;
 constexpr int kStagedTileBytes = 16384;
 constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
 
+// Shared memory for a staged span of `rows` stored vectors: their span of A with the
+// slack of stage_span (below), rounded to 16 bytes (the staged Axpy kernel puts x after it).
+__host__ __device__ inline index_t staged_span_bytes(index_t rows, index_t lda, index_t length, index_t element) {
+  return (((rows - 1) * lda + length) * element + 32 + 15) / 16 * 16;
+}
+
 // Copies the span [begin, end) of A (at most kStagedTileBytes + 16 bytes) into shared
 // memory so that each element keeps its address modulo 16: whole 16-byte words are
 // copied as words, the partial words at either end element by element. Returns where
