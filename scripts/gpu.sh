@@ -68,12 +68,13 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # for every matrix of vectors of up to 32 elements, the 2-byte Axpy long
 # splits at every size, the register Axpy kernel where the TMA one would run, unaligned
 # Axpy vectors interleaved for every type and tile width; then the
-# TMA Axpy kernel at every size, once with its choices and once with the widest tile,
+# TMA Axpy kernel at every size (short vectors too, which the staged kernel would take),
+# once with its choices and once with the widest tile,
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1'
-tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000'
+tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips

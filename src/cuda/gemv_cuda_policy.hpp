@@ -49,7 +49,8 @@ struct GemvPolicy {
   index_t staged_max_lda_over_length = 2;
   // Axpy form, vectors of at most axpy_staged_max_vector_bytes (and lda as above):
   // the staged kernel (axpy_staged_kernel) for matrices of at least
-  // axpy_staged_min_bytes (see axpy() in gemv_cuda.cu).
+  // axpy_staged_min_bytes, and for smaller ones the TMA kernel would take (see axpy() in
+  // gemv_cuda.cu).
   index_t axpy_staged_max_vector_bytes = 32;
   index_t axpy_staged_min_bytes = index_t(2) << 20;
   // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
