@@ -155,10 +155,10 @@ esac
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters; do
+for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters realigned; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
+for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
