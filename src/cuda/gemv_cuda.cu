@@ -733,8 +733,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
     const index_t slots =
         resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved)) * state.multiprocessors;
-    // The caps on splits: the partial sums a tile's last block reads, the workspace, and
-    // axpy_min_vectors_per_group... vectors a group.
+    // The caps on splits: the partial sums a tile's last block reads and the workspace
+    // (max_splits_by_bytes), and min_vectors vectors a group (max_splits).
     const index_t max_splits_by_bytes = std::min(
         {std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile / static_cast<index_t>(tile_outputs * sizeof(Acc))),
          policy.max_splits,
@@ -747,8 +747,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // Then whole rounds: more splits, as long as the grid takes no more waves of block
     // slots, where that leaves each group fewer rounds of `unroll` vectors (a round of
     // one vector waits a memory latency as a full one does), down to one round a group
-    // and within the caps above other than axpy_min_vectors...: fp32 1537^2 took 23
-    // splits of 67 vectors, 9 a group, 3 rounds of 4; 25 splits leave 2.
+    // and within max_splits_by_bytes (not min_vectors): fp32 1537^2 took 23 splits of 67
+    // vectors, 9 a group, 3 rounds of 4; 25 splits leave 2.
     const auto rounds_for = [&](index_t s) { return ceil_div(ceil_div(ceil_div(args.count, s), groups_k), unroll); };
     index_t chosen = split.splits;
     if (policy.axpy_whole_rounds != 0 && args.batch <= static_cast<index_t>(kMaxGridZ)) {
