@@ -106,7 +106,7 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-interleaved env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
-  # The staged Axpy kernel at every size it can take (by default only from 2 MiB).
+  # The staged Axpy kernel at every size it can take (by default from 2 MiB, aligned from 1).
   staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'
   step sanitizer-memcheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$staged_filter"
