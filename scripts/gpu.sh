@@ -84,6 +84,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
+  # The Dot form's rows balanced over the warps wherever that kernel can take them (by
+  # default only where its model predicts a gain), in blocks of 256 and of 1024 threads.
+  step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1
+  step tests-balanced-1024 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_threads=1024 \
+    "$cuda_test" --gtest_brief=1
   # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved.
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
@@ -106,6 +111,13 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-interleaved env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # The balanced Dot kernel wherever it can run (*BalancedRows* has its shapes on the Cuda
+  # backend in the reduced set too).
+  balanced_filter='*BalancedRows*:GemvMixedPrecisionTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*'
+  step sanitizer-memcheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$balanced_filter"
+  step sanitizer-racecheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
   # The staged Axpy kernel at every size it can take (by default from 2 MiB, aligned from 1).
   staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'
   step sanitizer-memcheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
@@ -155,10 +167,10 @@ esac
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters realigned; do
+for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters balanced balanced-1024 realigned; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
+for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced racecheck-balanced memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60

@@ -52,14 +52,16 @@ index_t early_launch(const fastmv::detail::CudaState& state, bool tma = false) {
   return tma ? GemvPolicy::get().early_launch_tma : GemvPolicy::get().early_launch;
 }
 
-// Launches with at least `shared_bytes` of dynamic shared memory, more when the
+// Launches `threads` threads a block (launch: kBlockThreads) with at least
+// `shared_bytes` of dynamic shared memory, more when the
 // policy caps the blocks resident per SM (fewer concurrent streams of A per SM), early
 // (programmatic dependent launch, see gemv_common.cuh) when `early` > 0: every kernel
 // launched here waits for the earlier work before touching memory, and in clusters of
 // 1 x cluster_y blocks when cluster_y > 1 (cluster_fits first).
 template <typename Kernel, typename... Params>
-void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::detail::CudaState& state,
-            index_t early, index_t cluster_y, const Params&... params) {
+void launch_sized(Kernel kernel, dim3 grid, unsigned threads, std::size_t shared_bytes,
+                  const fastmv::detail::CudaState& state, index_t early, index_t cluster_y,
+                  const Params&... params) {
   const index_t cap = GemvPolicy::get().blocks_per_sm;
   if (cap > 0) {
     int per_sm = 0;
@@ -80,7 +82,7 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::de
   }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
-  config.blockDim = dim3(kBlockThreads);
+  config.blockDim = dim3(threads);
   config.dynamicSmemBytes = shared_bytes;
   config.stream = state.stream;
   cudaLaunchAttribute attributes[2]{};
@@ -100,6 +102,11 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::de
   config.attrs = used > 0 ? attributes : nullptr;
   config.numAttrs = used;
   fastmv::cuda::check(cudaLaunchKernelEx(&config, kernel, params...), "fastmv::gemv: kernel launch");
+}
+template <typename Kernel, typename... Params>
+void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::detail::CudaState& state,
+            index_t early, index_t cluster_y, const Params&... params) {
+  launch_sized(kernel, grid, kBlockThreads, shared_bytes, state, early, cluster_y, params...);
 }
 
 // Whether `splits` blocks of `kernel` (kBlockThreads threads, no dynamic shared
@@ -146,12 +153,12 @@ bool cluster_fits(Kernel kernel, index_t splits, const fastmv::detail::CudaState
   return found->second;
 }
 
-// Blocks of `kernel` (kBlockThreads threads, `shared_bytes` of dynamic shared memory)
+// Blocks of `kernel` (`threads` threads, `shared_bytes` of dynamic shared memory)
 // resident per SM, asked of CUDA once per kernel and size. A kernel that needs more
 // than the default 48 KiB of dynamic shared memory is allowed it here, before the
 // first query and so before its first launch.
 template <typename Kernel>
-index_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0) {
+index_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0, int threads = kBlockThreads) {
   static std::mutex mutex;
   static std::map<std::pair<const void*, std::size_t>, int> cache;
   static std::map<const void*, std::size_t> allowed;
@@ -167,8 +174,7 @@ index_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0) {
       allowed[function] = shared_bytes;
     }
     int blocks = 0;
-    fastmv::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads,
-                                                                      shared_bytes),
+    fastmv::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes),
                         "fastmv::gemv: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     found = cache.emplace(key, std::max(blocks, 1)).first;
   }
@@ -215,6 +221,29 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
     }
   });
   return chosen;
+}
+
+// How much faster dot_balanced_kernel should take `count` rows of `words` 16-byte words
+// than dot_kernel's grid of `blocks` blocks for `slots` block slots, each of whose
+// thread groups takes `round` words of a row a round of loads: the ratio of the
+// fractions of the GPU each keeps busy, counting the share of the last wave of
+// blocks that has work and the share of the last round of loads of each group that
+// has words. The balanced kernel's blocks (`balanced_blocks`, `warps` warps each)
+// differ by at most one row, and its warps by nothing. Only dot_kernel grids of at
+// most 3 waves: with more, its blocks are short and the partial last wave cost less
+// than predicted (same run: bf16 12800^2, 12 waves, predicted 1.30x, measured 0.97x).
+double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t slots, index_t round,
+                         index_t balanced_blocks, index_t warps) {
+  if (blocks > 3 * slots) return 0;
+  const double old_rounds = static_cast<double>(ceil_div(words, round));
+  const double old_busy =
+      wave_efficiency(blocks, slots) * static_cast<double>(words) / (old_rounds * static_cast<double>(round));
+  const index_t most_rows = ceil_div(count, balanced_blocks);
+  const index_t piece = ceil_div(most_rows * words, warps);
+  const double new_rounds = static_cast<double>(ceil_div(piece, kBalancedRound));
+  const double new_busy = static_cast<double>(count) / static_cast<double>(most_rows * balanced_blocks) *
+                          static_cast<double>(piece) / (new_rounds * static_cast<double>(kBalancedRound));
+  return new_busy / old_busy;
 }
 
 // Dot form with x strided or not 16-byte aligned: a compact, aligned copy of x (one
@@ -299,6 +328,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     }
     return deep ? dot_kernel<TA, TX, TY, Acc, L, 1, 8, false> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, false>;
   };
+  const int unroll = rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4);  // words in flight
   const Kernel kernel = lanes == 32 ? pick(std::integral_constant<int, 32>{})
                                     : pick(std::integral_constant<int, 8>{});
 
@@ -354,6 +384,35 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t block_rows = (groups / split.groups_k) * rows;
   const index_t blocks = ceil_div(args.count, block_rows);
 
+  // Rows balanced over the warps instead (dot_balanced_kernel) where that is predicted
+  // to be dot_balanced_min_gain_percent faster (dot_balanced_gain).
+  if (aligned && args.batch == 1 && args.length % V == 0 && words >= kBalancedMinWords &&
+      (policy.dot_balanced == 2 || (policy.dot_balanced == 1 && sizeof(TA) <= 4))) {
+    const int threads = static_cast<int>(policy.dot_balanced_threads);
+    const Kernel balanced = threads == 256   ? dot_balanced_kernel<TA, TX, TY, Acc, 256>
+                            : threads == 512 ? dot_balanced_kernel<TA, TX, TY, Acc, 512>
+                                             : dot_balanced_kernel<TA, TX, TY, Acc, 1024>;
+    const index_t balanced_blocks = resident_blocks(balanced, 0, threads) * state.multiprocessors;
+    if (args.count >= balanced_blocks &&
+        (policy.dot_balanced == 2 ||
+         dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
+                           balanced_blocks, threads / 32) >= 1 + policy.dot_balanced_min_gain_percent / 100.0)) {
+      if (x_packed) {
+        const auto workspace = state.workspace(
+            0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));
+        pack_x(args, workspace.scratch, state);
+      }
+      if (policy.trace) {
+        trace_call("dot", args);
+        std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d\n", threads,
+                     static_cast<long long>(balanced_blocks), x_packed ? 1 : 0);
+      }
+      launch_sized(balanced, dim3(static_cast<unsigned>(balanced_blocks)), static_cast<unsigned>(threads), 0,
+                   state, early_launch(state), 0, args);
+      return;
+    }
+  }
+
   // The splits of a row tile added through a cluster's shared memory where they fit
   // one (same run, against the handshake through global memory: bf16 row N 3 x 100003
   // 6.76 -> 6.02 us, 8 x 65536 5.99 -> 5.14, fp32 col T 1025^2 7.52 -> 5.90), else
@@ -375,7 +434,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     std::fprintf(stderr,
                  "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
                  "x packed %d\n",
-                 lanes, rows, rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4), aligned ? "aligned" : "unaligned",
+                 lanes, rows, unroll, aligned ? "aligned" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(blocks * splits * batch_z),
                  static_cast<long long>(slots), x_packed ? 1 : 0);

@@ -24,6 +24,9 @@ GemvPolicy parse(const char* text) {
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
       {"dot_rows", &policy.dot_rows},
       {"dot_unroll", &policy.dot_unroll},
+      {"dot_balanced", &policy.dot_balanced},
+      {"dot_balanced_threads", &policy.dot_balanced_threads},
+      {"dot_balanced_min_gain_percent", &policy.dot_balanced_min_gain_percent},
       {"blocks_per_sm", &policy.blocks_per_sm},
       {"dot_warp_lanes_min_words", &policy.dot_warp_lanes_min_words},
       {"staged_max_lda_over_length", &policy.staged_max_lda_over_length},
@@ -102,7 +105,10 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
-      policy.axpy_few_columns_per_round > 1 || policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 ||
+      policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 ||
+      (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
+       policy.dot_balanced_threads != 1024) ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -111,7 +117,9 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, axpy_interleave_unaligned 0, 1 or 2, axpy_whole_rounds 0 or 1, "
+                          "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
+                          "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
+                          "axpy_whole_rounds 0 or 1, "
                           "the others >= 1");
   }
   return policy;

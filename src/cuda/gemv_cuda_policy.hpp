@@ -41,6 +41,19 @@ struct GemvPolicy {
   // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
   // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
   index_t dot_unroll = 0;
+  // Dot form, aligned rows of whole 16-byte words (at least kBalancedMinWords), one
+  // matrix, at least one row a block: rows balanced over the warps
+  // (dot_balanced_kernel, blocks of dot_balanced_threads threads: 256, 512 or 1024)
+  // where gemv_cuda.cu's dot_balanced_gain predicts it dot_balanced_min_gain_percent
+  // faster than dot_kernel, for 2- and 4-byte types (1); always (2, for tests); never
+  // (0). Same run, two rounds, row-major N, against dot_kernel: bf16 4352^2 19.1 ->
+  // 16.8 us, 4864^2 22.3 -> 18.8, 2560^2 8.6 -> 7.1, fp32 2304^2 10.7 -> 8.9, 4352^2
+  // 31.7 -> 28.0; slower where dot_kernel's waves are full (bf16 8192^2 47.9 -> 53.1,
+  // 4096^2 13.5 -> 13.8) and wherever its grid has many waves (12800^2 111.8 -> 115.3).
+  // 256 threads measured as fast as 512 and 1024, and faster on small matrices.
+  index_t dot_balanced = 1;
+  index_t dot_balanced_threads = 256;
+  index_t dot_balanced_min_gain_percent = 10;
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;

@@ -221,6 +221,41 @@ TYPED_TEST(GemvMixedPrecisionTest, LargeShapes) {
   }
 }
 
+// Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
+// (row-major N, column-major T): the Cuda backend's rows balanced over the warps
+// (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
+// them into equal runs of words across row ends. Rows of 1024 elements (128 words:
+// 8 rows a block on an H100 split 32 ways, each warp a quarter of a row), counts just
+// over whole rows a block, lda with padding (NaN), beta = 0 over NaN in y, and x and y
+// strided (x packed first). On the Cuda backend under FASTMV_TEST_QUICK too (the
+// sanitizer runs take this kernel from here); one small shape elsewhere.
+TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
+  struct Shape {
+    index_t rows, length, lda_extra;
+  };
+  std::vector<Shape> shapes = {{40, 1024, 8}};
+  if (kTunedBackend) {
+    shapes.insert(shapes.end(), {{1056, 1024, 0},
+                                 {1187, 1024, 8},
+                                 {2113, 1032, 0},
+                                 {4352, 4352, 0},
+                                 {1400, 8200, 16},
+                                 {33000, 1024, 0}});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      // The Dot form: rows of A (row-major N) or columns (column-major T).
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0,
+                             {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
+        return;
+      }
+    }
+  }
+}
+
 // Integer-valued A and x in [-4, 4] \ {0}: every product is exact, and every
 // partial sum (at most 16 * 4099 in magnitude, far below 2^24) is exact in float in
 // any order, so y = 2 * op(A) x - y is the exact integer rounded once to y's type,

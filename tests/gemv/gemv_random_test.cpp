@@ -174,6 +174,41 @@ TYPED_TEST(GemvRandomTest, AlignedOperands) {
   }
 }
 
+// Aligned rows of whole 16-byte words, at least 128 of them (512 floats, 256
+// doubles), in the Dot form (row-major N, column-major T): the Cuda backend's rows
+// balanced over the warps (dot_balanced_kernel: blocks of count / blocks rows, warps
+// cutting them into equal runs of words across row ends), counts just over whole rows
+// a block, lda with padding, beta = 0 over a poisoned y, strided x and y. Full sizes on
+// the Cuda backend only, FASTMV_TEST_QUICK included (the sanitizer runs take this
+// kernel from here; the other backends run these shapes through the loops the rest do).
+TYPED_TEST(GemvRandomTest, BalancedRows) {
+  using T = TypeParam;
+  struct Shape {
+    index_t rows, length, lda_extra;
+  };
+  std::vector<Shape> shapes = {{40, 512, 4}};
+  if (kBackend == fastmv::Backend::Cuda) {
+    shapes.insert(shapes.end(),
+                  {{528, 512, 0}, {1187, 512, 4}, {2113, 1032, 0}, {4352, 4352, 0}, {1400, 2056, 8}});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0);
+      operands.fill_random(this->random());
+      const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+      const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+      if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
+          !check_gemv(operands, T(1), T(0), 1, 1, poisoned, thread_counts(false)) ||
+          !check_gemv(operands, T(0.5), T(1), -3, 2, y, thread_counts(false))) {
+        return;
+      }
+    }
+  }
+}
+
 // Op::ConjTrans is Op::Trans for real types.
 TYPED_TEST(GemvRandomTest, ConjTransIsTrans) {
   using T = TypeParam;

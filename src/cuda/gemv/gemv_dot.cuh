@@ -248,6 +248,143 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
   }
 }
 
+// The Dot form with rows balanced over the warps (aligned rows of whole 16-byte words,
+// at least kBalancedMinWords of them, one matrix): block b takes rows
+// [b * count / blocks, (b + 1) * count / blocks), and its warps split those rows' words,
+// taken row after row as one run, into equal pieces. dot_kernel gives each thread
+// group whole rows (or equal parts of one), so rows that come to just over a multiple
+// of the GPU's thread groups leave most of them idle for a last round (bf16 4352^2:
+// 4352 rows for 4224 warps ran 1.41x as long as 4096^2); here every warp has the
+// same number of words whatever the count, and a block's rows differ from the mean
+// by less than one. A warp adds the rows that lie wholly in its piece and writes them;
+// the rows it shares with its neighbours go through shared memory, added in warp
+// order (deterministic: the pieces depend only on the shape and the grid).
+constexpr int kBalancedUnroll = 4;  // words a lane a round
+constexpr index_t kBalancedRound = kBalancedUnroll * 32;  // words of a warp's round
+constexpr index_t kBalancedMinWords = kBalancedRound;     // so a round spans <= 2 rows
+
+template <typename TA, typename TX, typename TY, typename Acc, int kThreads>
+__global__ void __launch_bounds__(kThreads, 1024 / kThreads)
+    dot_balanced_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  constexpr int V = kVector<TA>;
+  constexpr int kUnroll = kBalancedUnroll;
+  constexpr int kWarps = kThreads / 32;
+  constexpr index_t kRound = kBalancedRound;
+  allow_later_work();
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const index_t words = args.length / V;  // of each row
+  const index_t gap = args.lda - args.length;
+  const index_t first_row = static_cast<index_t>(blockIdx.x) * args.count / gridDim.x;
+  const index_t end_row = (static_cast<index_t>(blockIdx.x) + 1) * args.count / gridDim.x;
+  const index_t block_words = (end_row - first_row) * words;
+  // This warp's piece [begin, end) of the run of words (word w of the run is word
+  // w - r * words of row r, at element w * V + r * gap of A).
+  const index_t begin = first_row * words + block_words * warp / kWarps;
+  const index_t end = first_row * words + block_words * (warp + 1) / kWarps;
+  const TA* A = args.A;
+  const TX* x = args.x;
+  index_t row = begin / words;
+  index_t row_end = (row + 1) * words;  // where the next row's words start in the run
+
+  // The rows this warp shares: the one it starts inside (head) and the one it ends
+  // inside (tail); -1 where it has none.
+  __shared__ index_t head_row[kWarps];
+  __shared__ index_t tail_row[kWarps];
+  __shared__ Acc head_sum[kWarps];
+  __shared__ Acc tail_sum[kWarps];
+  if (lane == 0) {
+    head_row[warp] = -1;
+    tail_row[warp] = -1;
+  }
+  const auto address = [&](index_t w) {
+    const index_t r = w >= row_end ? row + 1 : row;
+    return A + w * V + r * gap;
+  };
+  if (args.prefetch != 0) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const index_t w = begin + lane + u * 32;
+      if (w < end) prefetch_l2(address(w));
+    }
+  }
+  wait_for_earlier_work();
+
+  // A row's sum over the warp: written if the row lies wholly in the piece, else left
+  // for the block.
+  const auto emit = [&](index_t r, Acc sum) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (lane != 0) return;
+    const index_t row_begin = r * words;
+    if (row_begin < begin) {
+      head_row[warp] = r;
+      head_sum[warp] = sum;
+    } else if (row_begin + words > end) {
+      tail_row[warp] = r;
+      tail_sum[warp] = sum;
+    } else {
+      store_output(args.y, r, args.incy, args.alpha, args.beta, sum);
+    }
+  };
+
+  Acc sum = 0;   // the current row's
+  Acc next = 0;  // the next row's, for the words of a round past row_end
+  // One round of kUnroll words a lane from `base`, all loaded before the first
+  // multiply; kMasked: some lie past the piece (they re-read its last word and add
+  // nothing).
+  const auto round = [&](index_t base, auto masked) {
+    constexpr bool kMasked = decltype(masked)::value;
+    uint4 a[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const index_t w = base + lane + u * 32;
+      a[u] = load_stream(address(kMasked ? min(w, end - 1) : w));
+    }
+    const TX* xr = after<kUnroll>(x, a, args.zero);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const index_t w = kMasked ? min(base + lane + u * 32, end - 1) : base + lane + u * 32;
+      const bool in_next = w >= row_end;
+      const index_t c = w - (in_next ? row_end : row_end - words);
+      Acc xv[V];
+      load_cached_vector<TX, Acc, V>(xr + c * V, xv);
+      Acc av[V];
+      unpack<TA, Acc>(a[u], av);
+      Acc part = 0;
+#pragma unroll
+      for (int e = 0; e < V; ++e) part = fma(av[e], xv[e], part);
+      if (kMasked && base + lane + u * 32 >= end) part = 0;
+      next += in_next ? part : Acc(0);
+      sum += in_next ? Acc(0) : part;
+    }
+    if (row_end <= min(base + kRound, end)) {  // the current row ended in this round
+      emit(row, sum);
+      sum = next;
+      next = 0;
+      ++row;
+      row_end += words;
+    }
+  };
+  index_t base = begin;
+  for (; base + kRound <= end; base += kRound) round(base, std::false_type{});
+  if (base < end) round(base, std::true_type{});
+  if (row_end - words < end) emit(row, sum);  // the row the piece ends inside
+  __syncthreads();
+
+  // Each shared row is added by the warp it starts in (its tail), with the heads of
+  // the warps after it that lie in the same row, in warp order.
+  if (threadIdx.x < kWarps && tail_row[threadIdx.x] >= 0) {
+    const index_t r = tail_row[threadIdx.x];
+    Acc total = tail_sum[threadIdx.x];
+    for (int w = threadIdx.x + 1; w < kWarps && head_row[w] == r; ++w) {
+      total += head_sum[w];
+      if (tail_row[w] >= 0) break;  // warp w ends in a later row
+    }
+    store_output(args.y, r, args.incy, args.alpha, args.beta, total);
+  }
+}
+
 // A compact copy of x for the Dot form when x is strided or not 16-byte aligned:
 // packed[b * stride + i] = x[b * stride_x + i * incx], each entry 16-byte aligned.
 template <typename TX>
