@@ -97,7 +97,7 @@ fi
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
 # over every kernel variant and error path, racecheck over the kernels that share
 # partial sums between threads and blocks.
-memcheck_filter='GemvRandomTest/*.ShapeCrossUnitIncrements:GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*:GemvExactTest/*.EmptyMatrix*:GemvErrorTest.*:GemvMixedPrecisionTest/*.ShapeCross:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatched*:Cuda*'
+memcheck_filter='GemvRandomTest/*.ShapeCrossUnitIncrements:GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*:GemvExactTest/*.EmptyMatrix*:GemvErrorTest.*:GemvMixedPrecisionTest/*.ShapeCross:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatched*:Cuda*:*ShortRowsDotForm*'
 racecheck_filter='GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatchedTest/*.AttentionDecodeShapes:GemvStridedBatchedTest/*.AlignedProducts:CudaContextTest.AsynchronousCallsAreOrderedAndSynchronized'
 if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck env FASTMV_TEST_QUICK=1 compute-sanitizer --tool memcheck \

@@ -296,7 +296,22 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   }
 
   const index_t words = ceil_div(args.length, V);
-  const int lanes = words >= policy.dot_warp_lanes_min_words ? 32 : 8;
+  // Lanes a row group: 32 for rows of dot_warp_lanes_min_words words and more, 4 for
+  // rows of at most dot_quad_lanes_max_words (one round of 4 words a lane: with 8
+  // lanes, bf16 1048576 x 128 read 2 words a lane and half its loads were the masked
+  // rest of the round), 8 between; and 8 for rows of up to dot_octet_lanes_max_words
+  // where there are dot_octet_lanes_min_rows_per_sm rows an SM or more, whose 32
+  // lanes would leave a quarter to a half of each round's loads masked (same run:
+  // bf16 262144 x 512 151.1 -> 98.9 us, fp32 262144 x 256 135.7 -> 90.3, fp64 262144 x
+  // 128 144.6 -> 92.4; small matrices, bound by the latency of each round, lost with
+  // it: bf16 768^2 3.9 -> 4.9 us).
+  const bool many_rows =
+      args.count * args.batch >= policy.dot_octet_lanes_min_rows_per_sm * state.multiprocessors;
+  const int lanes = words >= policy.dot_warp_lanes_min_words &&
+                            !(many_rows && words <= policy.dot_octet_lanes_max_words)
+                        ? 32
+                    : words <= policy.dot_quad_lanes_max_words && policy.dot_rows != 4 ? 4
+                                                                                       : 8;
   // Rows on 16-byte boundaries; otherwise the kernel realigns them in registers. x
   // must be contiguous and aligned, or is packed so.
   const bool aligned = aligned16(args.A) && args.lda % V == 0 &&
@@ -312,8 +327,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                                            : 1;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
-  // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364).
-  const bool deep = policy.dot_unroll == 0 ? aligned && sizeof(TA) >= 4 : policy.dot_unroll == 8;
+  // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);
+  // and 4 for rows shorter than one round of 8 (fp64 1048576 x 128 row N, 64 words a
+  // row for rounds of 256, ran at a third of cuBLAS's speed).
+  const bool deep = policy.dot_unroll == 0 ? aligned && sizeof(TA) >= 4 && words >= 8 * lanes
+                                           : policy.dot_unroll == 8;
   const index_t groups = kBlockThreads / lanes;
 
   // The variant: lanes (32 or 8) x rows and words in flight per row (4 x 2, 1 x 4,
@@ -321,6 +339,10 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
   const auto pick = [&](auto lanes_tag) -> Kernel {
     constexpr int L = decltype(lanes_tag)::value;
+    if constexpr (L == 4) {  // rows of at most 16 words: one round of 4 words a lane
+      if (aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true>;
+      return aligned ? dot_kernel<TA, TX, TY, Acc, L, 1, 4, true> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, false>;
+    }
     if (aligned && rows == 4) return dot_kernel<TA, TX, TY, Acc, L, 4, 2, true>;
     if (aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true>;
     if (aligned) {
@@ -328,9 +350,10 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     }
     return deep ? dot_kernel<TA, TX, TY, Acc, L, 1, 8, false> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, false>;
   };
-  const int unroll = rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4);  // words in flight
-  const Kernel kernel = lanes == 32 ? pick(std::integral_constant<int, 32>{})
-                                    : pick(std::integral_constant<int, 8>{});
+  const int unroll = lanes == 4 ? 4 : rows == 4 ? 2 : rows == 2 ? 4 : (deep ? 8 : 4);  // words in flight
+  const Kernel kernel = lanes == 32  ? pick(std::integral_constant<int, 32>{})
+                        : lanes == 8 ? pick(std::integral_constant<int, 8>{})
+                                     : pick(std::integral_constant<int, 4>{});
 
   const index_t slots = resident_blocks(kernel) * state.multiprocessors;
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));

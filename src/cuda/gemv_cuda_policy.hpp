@@ -57,6 +57,13 @@ struct GemvPolicy {
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;
+  // ... and rows of at most this many words get 4 lanes (0: never; see dot() in
+  // gemv_cuda.cu).
+  index_t dot_quad_lanes_max_words = 16;
+  // ... and rows of at most this many words get 8 lanes where there are at least
+  // dot_octet_lanes_min_rows_per_sm rows an SM (0: never; see dot() in gemv_cuda.cu).
+  index_t dot_octet_lanes_max_words = 96;
+  index_t dot_octet_lanes_min_rows_per_sm = 128;
   // Dot form, staged kernel: rows of at most kStagedMaxLength elements (gemv_common.cuh)
   // whose lda wastes at most this factor of the staged bytes.
   index_t staged_max_lda_over_length = 2;

@@ -3,6 +3,7 @@
 // and aligned operands, on every layout x op, float and double.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "common/test_environment.hpp"
@@ -204,6 +205,37 @@ TYPED_TEST(GemvRandomTest, BalancedRows) {
           !check_gemv(operands, T(1), T(0), 1, 1, poisoned, thread_counts(false)) ||
           !check_gemv(operands, T(0.5), T(1), -3, 2, y, thread_counts(false))) {
         return;
+      }
+    }
+  }
+}
+
+// Short rows in the Dot form (row-major N, column-major T) past the staged kernel's 32
+// elements: 9-17 16-byte words of float, 17-34 of double (the Cuda backend gives rows of
+// up to 16 words 4 lanes each), counts from 1 to many blocks, lda rounded up to 16
+// bytes with the operands aligned, and lda + 3 with them one element off.
+TYPED_TEST(GemvRandomTest, ShortRowsDotForm) {
+  using T = TypeParam;
+  const std::vector<index_t> counts = quick_mode() ? std::vector<index_t>{1, 1000, 20011}
+                                                   : std::vector<index_t>{1, 5, 1000, 70001};
+  constexpr index_t kWord = 16 / sizeof(T);
+  for (const index_t length : {33, 36, 40, 60, 64, 68}) {
+    for (const index_t count : counts) {
+      for (const std::size_t misalign : {0, 1}) {
+        for (const Layout layout : kLayouts) {
+          const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+          const index_t m = layout == Layout::RowMajor ? count : length;
+          const index_t n = layout == Layout::RowMajor ? length : count;
+          const index_t lda = misalign == 0 ? (length + kWord - 1) / kWord * kWord : length + 3;
+          GemvOperands<T> operands(layout, op, m, n, std::max(lda, min_lda(layout, m, n)), misalign);
+          operands.fill_random(this->random());
+          const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+          const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+          if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
+              !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
+            return;
+          }
+        }
       }
     }
   }

@@ -199,9 +199,10 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
       wait_for_earlier_work();
     }
     // The elements before and after the words (fewer than 3V, kEdge or fewer a lane
-    // of group 0), loaded before the words so that their latency overlaps the rounds'
-    // rather than following them (a split row's last block waits for its tail).
-    constexpr int kEdge = (3 * V + kLanes - 1) / kLanes;
+    // of group 0; aligned rows have none before and fewer than V after), loaded before
+    // the words so that their latency overlaps the rounds' rather than following them
+    // (a split row's last block waits for its tail).
+    constexpr int kEdge = ((kAligned ? 1 : 3) * V + kLanes - 1) / kLanes;
     Acc edge_a[kEdge][kRows];
     Acc edge_x[kEdge];
     {
