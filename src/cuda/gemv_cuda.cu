@@ -334,7 +334,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                                            : policy.dot_unroll == 8;
   const index_t groups = kBlockThreads / lanes;
 
-  // The variant: lanes (32 or 8) x rows and words in flight per row (4 x 2, 1 x 4,
+  // The variant: lanes (32, 8 or 4) x rows and words in flight per row (4 x 2, 1 x 4,
   // 1 x 8) x aligned.
   using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
   const auto pick = [&](auto lanes_tag) -> Kernel {
