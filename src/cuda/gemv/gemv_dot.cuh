@@ -8,6 +8,10 @@
 // read in 16-byte words through L1; rows at any alignment are read in aligned 16-byte
 // words and shifted into place in registers.
 //
+// dot_balanced_kernel: aligned rows of whole words, one wave of blocks whose warps each
+// take an equal run of words across row ends (where dot_kernel's grid would leave its
+// last wave or its groups' last round of loads part empty).
+//
 // dot_staged_kernel: stored vectors of at most kStagedMaxLength elements (tall-skinny
 // matrices). A block copies rows_per_block whole rows, one contiguous span of A, into
 // shared memory with 16-byte loads, then one thread per row takes the dot product.
