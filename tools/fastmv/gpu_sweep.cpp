@@ -5,11 +5,13 @@
 namespace fastmv_tool {
 namespace {
 
-// Down to one column or row, and 2-16-element vectors of up to 64 MiB (fp32), where a
-// tile of outputs per block leaves most lanes past the vector's end.
-const std::vector<Shape> kSkinnyShapes = {{16777216, 1}, {1, 16777216}, {8, 65536},   {65536, 8},
-                                          {100003, 3},   {3, 100003},   {4194304, 4}, {4, 4194304},
-                                          {2097152, 8},  {8, 2097152},  {1048576, 16}, {16, 1048576}};
+// Down to one column or row, 2-16-element vectors of up to 64 MiB (fp32), where a tile
+// of outputs per block leaves most lanes past the vector's end, and 40-128-element
+// vectors of a million (tall-skinny activations, small heads), whose tiles are too few.
+const std::vector<Shape> kSkinnyShapes = {
+    {16777216, 1}, {1, 16777216}, {8, 65536},    {65536, 8},    {100003, 3},   {3, 100003},
+    {4194304, 4},  {4, 4194304},  {2097152, 8},  {8, 2097152},  {1048576, 16}, {16, 1048576},
+    {1048576, 40}, {40, 1048576}, {1048576, 64}, {64, 1048576}, {1048576, 128}, {128, 1048576}};
 // Llama-2 7B (4096, 11008 MLP), Llama-3 8B (14336 MLP, 128256 vocabulary), a 32000 vocabulary.
 const std::vector<Shape> kLlmDecodeShapes = {{4096, 4096},  {11008, 4096}, {4096, 11008},
                                              {14336, 4096}, {32000, 4096}, {128256, 4096}};
