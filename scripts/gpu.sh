@@ -73,10 +73,10 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
-forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1'
-tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0'
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0'
+tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
-tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1'
+tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
@@ -89,6 +89,9 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1
   step tests-balanced-1024 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_threads=1024 \
     "$cuda_test" --gtest_brief=1
+  # Short vectors of both forms read flat wherever those kernels can take them (by
+  # default: vectors of 8 bytes to 1 KiB, rows of 8 to 496 bytes, from 1 or 8 MiB).
+  step tests-flat env FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 "$cuda_test" --gtest_brief=1
   # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved.
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
@@ -118,12 +121,20 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$balanced_filter"
   step sanitizer-racecheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
-  # The staged Axpy kernel at every size it can take (by default from 2 MiB, aligned from 1).
+  # The staged Axpy kernel at every size it can take (by default from 2 MiB, aligned from 1,
+  # where the flat kernel does not take them).
   staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'
-  step sanitizer-memcheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
+  step sanitizer-memcheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0,axpy_flat=0 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$staged_filter"
-  step sanitizer-racecheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0 \
+  step sanitizer-racecheck-staged env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_staged_min_bytes=0,axpy_flat=0 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$staged_filter"
+  # The flat kernels of both forms wherever they can run (their reductions: shared memory
+  # in both, and the Axpy form's split over blocks).
+  flat_filter='*ShortVectorsBothForms*:*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.ShapeCross'
+  step sanitizer-memcheck-flat env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$flat_filter"
+  step sanitizer-racecheck-flat env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*ShortVectorsBothForms*'
   # Jacobi: every test under memcheck (small systems take the fused kernel, large ones
   # the GEMV; the two Both*/GemvAndFused* tests force each); racecheck over the check
   # kernel's and the fused kernel's block reductions.
@@ -167,10 +178,10 @@ esac
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters balanced balanced-1024 realigned; do
+for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters balanced balanced-1024 flat realigned; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced racecheck-balanced memcheck-staged racecheck-staged memcheck-jacobi racecheck-jacobi memcheck-transform4; do
+for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced racecheck-balanced memcheck-staged racecheck-staged memcheck-flat racecheck-flat memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60

@@ -113,26 +113,32 @@ void launch(Kernel kernel, dim3 grid, std::size_t shared_bytes, const fastmv::de
 // memory) sharing a tile can form one thread block cluster: compute capability 9 and
 // up, splits within the policy's cluster_max_splits (and kMaxClusterSplits), and CUDA
 // able to place such a cluster (asked once per kernel and size; sizes past the
-// portable 8 are allowed on the kernel first). Else the split reduction goes through
-// global memory.
+// portable 8 are allowed on the kernel first); and, where the grid's `blocks` fit one
+// wave of the `slots` block slots, CUDA able to place all its clusters at once: a
+// cluster's blocks share a GPC, so clusters pack the SMs less tightly than blocks, and
+// a grid sized to one wave of blocks ran as two waves of clusters (same run, bf16 row
+// N 40 x 1048576, 40 clusters of 13: 55.7 us, through global memory 39.3; fp32 100 x
+// 1048576 182.3 -> 151.0). Else the split reduction goes through global memory.
 template <typename Kernel>
-bool cluster_fits(Kernel kernel, index_t splits, const fastmv::detail::CudaState& state) {
+bool cluster_fits(Kernel kernel, index_t splits, index_t blocks, index_t slots,
+                  const fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   if (state.compute_major < 9 || splits < 2 || splits > policy.cluster_max_splits ||
       splits > kMaxClusterSplits || policy.blocks_per_sm > 0) {
     return false;
   }
   static std::mutex mutex;
-  static std::map<std::pair<const void*, index_t>, bool> cache;
+  static std::map<std::pair<const void*, index_t>, int> cache;  // clusters resident at once
   std::lock_guard<std::mutex> lock(mutex);
   const auto key = std::make_pair(reinterpret_cast<const void*>(kernel), splits);
   auto found = cache.find(key);
   if (found == cache.end()) {
-    bool fits = true;
+    int clusters = 0;
+    bool allowed = true;
     if (splits > 8) {
-      fits = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
+      allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
     }
-    if (fits) {
+    if (allowed) {
       cudaLaunchConfig_t config{};
       config.gridDim = dim3(1, static_cast<unsigned>(splits), 1);
       config.blockDim = dim3(kBlockThreads);
@@ -144,13 +150,14 @@ bool cluster_fits(Kernel kernel, index_t splits, const fastmv::detail::CudaState
       attribute.val.clusterDim.z = 1;
       config.attrs = &attribute;
       config.numAttrs = 1;
-      int clusters = 0;
-      fits = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) clusters = 0;
     }
     cudaGetLastError();  // a refusal above is an answer, not an error of the call
-    found = cache.emplace(key, fits).first;
+    found = cache.emplace(key, std::max(clusters, 0)).first;
   }
-  return found->second;
+  const index_t resident = found->second;
+  if (resident == 0) return false;
+  return policy.cluster_one_wave == 0 || blocks > slots || blocks / splits <= resident;
 }
 
 // Blocks of `kernel` (`threads` threads, `shared_bytes` of dynamic shared memory)
@@ -266,12 +273,99 @@ void pack_x(GemvArgs<TA, TX, TY, Acc>& args, void* scratch, fastmv::detail::Cuda
   args.stride_x = stride;
 }
 
+// The widest granule of 16, 8, 4 and 2 bytes (no narrower than an element) that divides
+// A's address, lda, the stored vector's length and stride_a (the flat kernels: no
+// granule reaches past a vector's last element), or 0 where lda spans more than
+// kBlockThreads of them or pads the vector more than staged_max_lda_over_length times.
+template <typename TA, typename TX, typename TY, typename Acc>
+index_t flat_granule(const GemvArgs<TA, TX, TY, Acc>& args) {
+  const index_t element = static_cast<index_t>(sizeof(TA));
+  if (args.length < 1 || args.lda > GemvPolicy::get().staged_max_lda_over_length * args.length + kVector<TA>) {
+    return 0;
+  }
+  const auto divides = [&](index_t g) {
+    return reinterpret_cast<std::uintptr_t>(args.A) % static_cast<std::uintptr_t>(g) == 0 &&
+           args.lda * element % g == 0 && args.length * element % g == 0 &&
+           (args.batch == 1 || args.stride_a * element % g == 0);
+  };
+  index_t granule = 16;
+  while (granule > element && !divides(granule)) granule /= 2;
+  if (granule < element || !divides(granule) || args.lda * element / granule > kBlockThreads) return 0;
+  return granule;
+}
+
+// The Dot form's short rows read as one flat run of granules (dot_flat_kernel): queues
+// the call and returns true where GemvPolicy::dot_flat allows it and flat_granule finds
+// a granule, else false. As many blocks as are resident (dot_flat_blocks_per_sm > 0: at
+// most that many an SM), no more than there are rounds.
+//
+// dot_flat 1 takes rows of 8 to 496 bytes in matrices of at least 1 MiB (2-byte
+// types) or 8 MiB, rows of up to 32 elements (the staged kernel's) only for 2-byte
+// types and fp32 rows of a part 16-byte word. Same run, two rounds, row N, against the
+// kernels before (dot_kernel with 4 or 8 lanes, the staged kernel): bf16 1048576 x 40
+// 74.3 -> 34.5 us (cuBLAS 46.4), x 33 (2-byte granules) 127.2 -> 54.6 (47.5), x 100
+// 144.4 -> 75.9, x 16 21.9 -> 17.9, 4194304 x 4 29.9 -> 25.8; fp32 1048576 x 33 120.8
+// -> 58.2, x 64 107.7 -> 96.1, x 9 20.1 -> 17.6; fp64 1048576 x 40 145.4 -> 114.9.
+// Where it lost: rows of 512 bytes (fp32 65536 x 128 13.8 -> 23.7, 1048576 x 128
+// 181.6 -> 199.2, fp64 1048576 x 64 185.5 -> 195.3), fp32 and fp64 rows of whole words
+// up to 32 elements (fp64 1048576 x 16 48.6 -> 51.7, fp32 1048576 x 4 12.5 -> 14.3),
+// fp64 rows of up to 32 elements at all (x 5 21.0 -> 21.8), and fp32 matrices of a few
+// MiB (16384 x 100 4.6 -> 5.3). 2 or 4 blocks an SM: 0-50 % slower, up to 6 % faster.
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t row_bytes = args.length * static_cast<index_t>(sizeof(TA));
+  if (policy.dot_flat == 0) return false;
+  if (policy.dot_flat == 1) {
+    const index_t min_bytes = sizeof(TA) == 2 ? policy.dot_flat_min_bytes_2byte : policy.dot_flat_min_bytes;
+    const bool staged_rows = args.length <= kStagedMaxLength;  // the staged kernel's
+    if (row_bytes < policy.dot_flat_min_row_bytes || row_bytes > policy.dot_flat_max_row_bytes ||
+        args.count * row_bytes * args.batch < min_bytes ||
+        (staged_rows && !(sizeof(TA) == 2 || (sizeof(TA) == 4 && row_bytes % 16 != 0)))) {
+      return false;
+    }
+  }
+  const index_t granule = flat_granule(args);
+  if (granule == 0) return false;
+  const index_t per_row = args.lda * static_cast<index_t>(sizeof(TA)) / granule;
+  const index_t groups = kBlockThreads / per_row;
+  const index_t unroll = std::min<index_t>(16, 128 / granule);
+  const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
+  const auto go = [&](auto kernel) {
+    index_t per_sm = resident_blocks(kernel);
+    if (policy.dot_flat_blocks_per_sm > 0) per_sm = std::min(per_sm, policy.dot_flat_blocks_per_sm);
+    const index_t rounds = ceil_div(args.count, groups * unroll);
+    const index_t blocks = std::max<index_t>(1, std::min(rounds, per_sm * state.multiprocessors / batch_z));
+    args.lanes = static_cast<int>(per_row);
+    args.groups_k = static_cast<int>(groups);
+    if (policy.trace) {
+      trace_call("dot flat", args);
+      std::fprintf(stderr, "%lld-byte granules, %lld a row, %lld groups, %lld blocks\n",
+                   static_cast<long long>(granule), static_cast<long long>(per_row),
+                   static_cast<long long>(groups), static_cast<long long>(blocks * batch_z));
+    }
+    launch(kernel, dim3(static_cast<unsigned>(blocks), 1, static_cast<unsigned>(batch_z)), 0, state,
+           early_launch(state), 0, args);
+    return true;
+  };
+  if (granule == 16) return go(dot_flat_kernel<TA, TX, TY, Acc, 16>);
+  if (granule == 8) return go(dot_flat_kernel<TA, TX, TY, Acc, 8>);
+  if constexpr (sizeof(TA) <= 4) {
+    if (granule == 4) return go(dot_flat_kernel<TA, TX, TY, Acc, 4>);
+  }
+  if constexpr (sizeof(TA) <= 2) {
+    if (granule == 2) return go(dot_flat_kernel<TA, TX, TY, Acc, 2>);
+  }
+  return false;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
 
+  if (dot_flat(args, state)) return;
   if (args.length <= kStagedMaxLength &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V) {
     // Tiles of kStagedTileBytes, smaller when that leaves fewer than
@@ -393,7 +487,18 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       split.groups_k *= 2;
     }
     if (blocks_for(split.groups_k) < slots / 2) {
-      split.splits = std::min({ceil_div(slots, blocks_for(split.groups_k)),
+      // Splits that fill one wave of block slots, not one block past it, from
+      // dot_split_one_wave_min_bytes: 40 rows of bf16 made 14 splits, 560 blocks for 528
+      // slots, two waves. Same run, with the clusters of cluster_one_wave, row N: bf16
+      // 40 x 1048576 51.4 -> 39.5 us (cuBLAS 40.7), 128 x 1048576 138.4 -> 114.1, fp32 100
+      // x 1048576 171.2 -> 151.8, fp64 16 x 1048576 65.5 -> 51.3, bf16 32 x 262144 17.1
+      // -> 11.6; fp32 513^2 (1 MiB) 3.8 -> 4.5, hence the threshold.
+      const bool one_wave = policy.dot_split_one_wave != 0 &&
+                            args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >=
+                                policy.dot_split_one_wave_min_bytes;
+      const index_t wave_splits = one_wave ? std::max<index_t>(1, slots / blocks_for(split.groups_k))
+                                           : ceil_div(slots, blocks_for(split.groups_k));
+      split.splits = std::min({wave_splits,
                                std::max<index_t>(1, ceil_div(few_max_k, split.groups_k)),
                                std::max<index_t>(1, max_splits)});
     }
@@ -440,7 +545,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // one (same run, against the handshake through global memory: bf16 row N 3 x 100003
   // 6.76 -> 6.02 us, 8 x 65536 5.99 -> 5.14, fp32 col T 1025^2 7.52 -> 5.90), else
   // partial sums in the scratch, followed by the packed x.
-  args.cluster = cluster_fits(kernel, splits, state) && args.batch <= static_cast<index_t>(kMaxGridZ) ? 1 : 0;
+  args.cluster =
+      cluster_fits(kernel, splits, blocks * splits * batch_z, slots, state) && args.batch <= static_cast<index_t>(kMaxGridZ) ? 1 : 0;
   const bool global_splits = splits > 1 && args.cluster == 0;
   const index_t partials_bytes = global_splits ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
   if (global_splits || x_packed) {
@@ -644,6 +750,79 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   return axpy_tma_with<TA, TX, TY, Acc, 4>(args, state);
 }
 
+// The Axpy form's short vectors read as one flat run of granules (axpy_flat_kernel):
+// queues the call and returns true where GemvPolicy::axpy_flat allows it and
+// flat_granule finds a granule, else false. Blocks: axpy_flat_blocks_per_sm per SM
+// (the last adds their partial sums, finish_tile), fewer where a block would get less
+// than one round of loads.
+//
+// axpy_flat 1 takes vectors of 8 to 1024 bytes in matrices of at least 1 MiB. Same
+// run, two rounds, row T, against the kernels before (staged <= 32 bytes, else
+// axpy_kernel or the TMA kernel): fp64 1048576 x 40 424.8 -> 119.9 us (cuBLAS 126.9),
+// x 64 338.8 -> 185.9 (181.4), x 9 96.5 -> 36.7; bf16 1048576 x 100 (8-byte granules)
+// 220.8 -> 82.1 (102.1), x 40 66.5 -> 37.3 (49.2), x 16 25.6 -> 19.2, 4194304 x 4 26.4
+// -> 21.9; fp32 1048576 x 40 99.2 -> 64.9, x 128 207.0 -> 186.3, 2097152 x 8 37.3 ->
+// 31.2. Losses: fp32 33554432 x 2 145.1 -> 153.4 (8-byte vectors), bf16 65536 x 41
+// (2-byte granules, 16 bytes in flight a thread) 9.2 -> 10.9, fp64 16384 x 100 12.1 ->
+// 13.7, fp32 and bf16 1048576 x 64 2 % slower; vectors of 2 KiB 6-13 % slower (bf16
+// 262144 x 1024 180.5 -> 205.1), under 1 MiB mixed (fp64 1000 x 40 4.4 -> 6.0, bf16
+// 4096 x 4 5.5 -> 3.6), 4 blocks an SM 0-20 % slower, 1 up to 12 %. axpy_flat 2: every
+// vector it can (tests).
+template <typename TA, typename TX, typename TY, typename Acc>
+bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t element = static_cast<index_t>(sizeof(TA));
+  const index_t vector_bytes = args.length * element;
+  if (policy.axpy_flat == 0 || args.length < 1) return false;
+  if (policy.axpy_flat == 1 &&
+      (vector_bytes < policy.axpy_flat_min_vector_bytes || vector_bytes > policy.axpy_flat_max_vector_bytes ||
+       args.count * vector_bytes * args.batch < policy.axpy_flat_min_bytes)) {
+    return false;
+  }
+  const index_t granule = flat_granule(args);
+  if (granule == 0) return false;
+  const index_t per_vector = args.lda * element / granule;
+  const index_t groups = kBlockThreads / per_vector;
+  const index_t unroll = std::min<index_t>(16, 128 / granule);
+  const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
+
+  const auto kernel_for = [&](auto bytes_tag) {
+    return axpy_flat_kernel<TA, TX, TY, Acc, decltype(bytes_tag)::value>;
+  };
+  const auto go = [&](auto kernel) {
+    const index_t per_sm = std::min(policy.axpy_flat_blocks_per_sm, resident_blocks(kernel));
+    index_t splits = std::max<index_t>(1, std::min(per_sm * state.multiprocessors / batch_z,
+                                                   ceil_div(args.count, groups * unroll)));
+    splits = std::min(splits, std::max<index_t>(1, policy.max_workspace_bytes /
+                                                       (args.batch * args.length * static_cast<index_t>(sizeof(Acc)))));
+    if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
+    args.split_length = ceil_div(args.count, splits);
+    splits = ceil_div(args.count, args.split_length);
+    args.splits = static_cast<int>(splits);
+    args.lanes = static_cast<int>(per_vector);
+    args.groups_k = static_cast<int>(groups);
+    if (splits > 1) attach_axpy_partials(args, 1, splits, state);
+    if (policy.trace) {
+      trace_call("axpy flat", args);
+      std::fprintf(stderr, "%lld-byte granules, %lld a vector, %lld groups, %lld blocks\n",
+                   static_cast<long long>(granule), static_cast<long long>(per_vector),
+                   static_cast<long long>(groups), static_cast<long long>(splits * batch_z));
+    }
+    launch(kernel, dim3(1, static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)), 0, state,
+           early_launch(state), 0, args);
+    return true;
+  };
+  if (granule == 16) return go(kernel_for(std::integral_constant<int, 16>{}));
+  if (granule == 8) return go(kernel_for(std::integral_constant<int, 8>{}));
+  if constexpr (sizeof(TA) <= 4) {
+    if (granule == 4) return go(kernel_for(std::integral_constant<int, 4>{}));
+  }
+  if constexpr (sizeof(TA) <= 2) {
+    if (granule == 2) return go(kernel_for(std::integral_constant<int, 2>{}));
+  }
+  return false;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -689,6 +868,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     aligned ? few_aligned(std::true_type{}) : few_aligned(std::false_type{});
     return;
   }
+  if (axpy_flat(args, state)) return;
 
   const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
   // Smaller matrices only where the TMA kernel would take them (aligned, from
@@ -701,7 +881,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   if (args.length <= kStagedMaxLength &&
       args.length * static_cast<index_t>(sizeof(TA)) <= policy.axpy_staged_max_vector_bytes &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V && staged_size) {
-    // Short vectors (axpy_staged_kernel): chunks of whole vectors of at most
+    // Short vectors the flat kernel left (axpy_staged_kernel): chunks of whole vectors of at most
     // kStagedTileBytes (and kStagedMaxXPerThread x per thread), as many blocks as are
     // resident at once (each walks its chunks; fewer when there are fewer chunks), the
     // blocks' partial sums added by the last (finish_tile). Same run, three rounds,

@@ -56,6 +56,20 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_words", &policy.axpy_tma_words},
       {"axpy_staged_max_vector_bytes", &policy.axpy_staged_max_vector_bytes},
       {"axpy_staged_min_bytes", &policy.axpy_staged_min_bytes},
+      {"dot_split_one_wave", &policy.dot_split_one_wave},
+      {"dot_split_one_wave_min_bytes", &policy.dot_split_one_wave_min_bytes},
+      {"cluster_one_wave", &policy.cluster_one_wave},
+      {"dot_flat", &policy.dot_flat},
+      {"dot_flat_min_row_bytes", &policy.dot_flat_min_row_bytes},
+      {"dot_flat_max_row_bytes", &policy.dot_flat_max_row_bytes},
+      {"dot_flat_min_bytes", &policy.dot_flat_min_bytes},
+      {"dot_flat_min_bytes_2byte", &policy.dot_flat_min_bytes_2byte},
+      {"dot_flat_blocks_per_sm", &policy.dot_flat_blocks_per_sm},
+      {"axpy_flat", &policy.axpy_flat},
+      {"axpy_flat_min_vector_bytes", &policy.axpy_flat_min_vector_bytes},
+      {"axpy_flat_max_vector_bytes", &policy.axpy_flat_max_vector_bytes},
+      {"axpy_flat_min_bytes", &policy.axpy_flat_min_bytes},
+      {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
@@ -111,7 +125,9 @@ GemvPolicy parse(const char* text) {
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
-      policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 || policy.axpy_flat > 2 || policy.dot_flat > 2 ||
+      policy.dot_split_one_wave > 1 || policy.cluster_one_wave > 1 ||
+      policy.axpy_flat_blocks_per_sm < 1 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -122,7 +138,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
-                          "axpy_whole_rounds 0 or 1, "
+                          "axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");
   }
   return policy;

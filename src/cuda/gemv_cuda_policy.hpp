@@ -27,6 +27,11 @@ struct GemvPolicy {
   // ... or this many when there are too few rows to fill half the GPU's block slots
   // (4: one round of loads).
   index_t dot_split_min_words_per_thread = 4;
+  // Dot form with too few rows to fill the GPU, rows split over blocks: 1 takes the
+  // splits that fit one wave of block slots for matrices of at least
+  // dot_split_one_wave_min_bytes, 0 the splits that reach past it (see dot()).
+  index_t dot_split_one_wave = 1;
+  index_t dot_split_one_wave_min_bytes = index_t(8) << 20;
   // dot_min_words_per_thread for the kernel with two rows per thread group (aligned
   // fp32). 16, same run against 8: 4352^2 35.2 -> 31.7 us, 4864^2 38.4 -> 36.8, 5120^2
   // 40.6 -> 38.7, 8704^2 115.9 -> 104.8, 8960^2 122.4 -> 110.0, 9984^2 137.2 -> 133.7,
@@ -73,6 +78,27 @@ struct GemvPolicy {
   // gemv_cuda.cu).
   index_t axpy_staged_max_vector_bytes = 32;
   index_t axpy_staged_min_bytes = index_t(2) << 20;
+  // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
+  // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
+  // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it
+  // can (tests); dot_flat_blocks_per_sm > 0 caps the blocks an SM (0: as many as are
+  // resident). See dot_flat in gemv_cuda.cu.
+  index_t dot_flat = 1;
+  index_t dot_flat_min_row_bytes = 8;
+  index_t dot_flat_max_row_bytes = 496;
+  index_t dot_flat_min_bytes = index_t(8) << 20;
+  index_t dot_flat_min_bytes_2byte = index_t(1) << 20;
+  index_t dot_flat_blocks_per_sm = 0;
+  // Axpy form, short vectors read as one flat run of granules (axpy_flat_kernel): 0
+  // never, 1 vectors of axpy_flat_min_vector_bytes up to axpy_flat_max_vector_bytes in
+  // matrices of at least axpy_flat_min_bytes, 2 wherever it can (tests);
+  // axpy_flat_blocks_per_sm blocks an SM (see axpy_flat in gemv_cuda.cu). Taken before
+  // the staged kernel's vectors of up to axpy_staged_max_vector_bytes.
+  index_t axpy_flat = 1;
+  index_t axpy_flat_min_vector_bytes = 8;
+  index_t axpy_flat_max_vector_bytes = 1024;
+  index_t axpy_flat_min_bytes = index_t(1) << 20;
+  index_t axpy_flat_blocks_per_sm = 2;
   // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
   // the grid has this many blocks per SM (0: always whole tiles).
   index_t staged_blocks_per_sm = 4;
@@ -182,6 +208,9 @@ struct GemvPolicy {
   // no handshake through global memory; 0 or 1: never. (The Axpy kernel's splits in
   // clusters measured slower: bf16 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104.)
   index_t cluster_max_splits = 16;
+  // ... and, where the grid's blocks fit one wave of block slots, only if all its
+  // clusters fit at once (1; 0: whenever one cluster fits; see cluster_fits).
+  index_t cluster_one_wave = 1;
   // Upper bound of the partial-sum workspace of one call.
   index_t max_workspace_bytes = index_t(64) << 20;
 

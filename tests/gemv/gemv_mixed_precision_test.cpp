@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/precision.hpp"
@@ -251,6 +252,39 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
       if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0,
                              {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
         return;
+      }
+    }
+  }
+}
+
+// Short stored vectors in both forms (Axpy: row-major A^T, column-major A; Dot:
+// row-major A, column-major A^T): the Cuda backend reads them as one flat run of
+// granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the length and
+// the operands allow, else 8, 4 or 2 (lengths of 40, 36, 34 and 33 elements; one
+// element off). Counts of whole and partial rounds, lda padded (NaN), beta = 0 over NaN
+// in y, strided x and y; many vectors on the Cuda backend only.
+TYPED_TEST(GemvMixedPrecisionTest, ShortVectorsBothForms) {
+  struct Shape {
+    index_t count, length;
+  };
+  std::vector<Shape> shapes;
+  for (const index_t length : {17, 33, 34, 36, 40, 100, 200}) {
+    for (const index_t count : {9, 1000, length < 200 ? 20011 : 5003}) shapes.push_back({count, length});
+  }
+  // Many rounds a block (the Dot form's blocks walk rounds of up to 4096 rows).
+  if (full_size()) shapes.insert(shapes.end(), {{400009, 17}, {200003, 40}});
+  for (const Shape shape : shapes) {
+    for (const auto& [lda_extra, misalign] : {std::pair<index_t, std::size_t>{0, 0}, {8, 0}, {0, 1}}) {
+      for (const auto& [layout, op] : {std::pair{Layout::RowMajor, Op::Trans}, {Layout::ColMajor, Op::NoTrans},
+                                       {Layout::RowMajor, Op::NoTrans}, {Layout::ColMajor, Op::Trans}}) {
+        // The many-round shapes once per form (column-major takes the same kernels).
+        if (shape.count > 100000 && (lda_extra != 0 || misalign != 0 || layout == Layout::ColMajor)) continue;
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign,
+                               {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, -3, 2}})) {
+          return;
+        }
       }
     }
   }

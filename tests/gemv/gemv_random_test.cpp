@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "common/test_environment.hpp"
@@ -235,6 +236,50 @@ TYPED_TEST(GemvRandomTest, ShortRowsDotForm) {
               !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
             return;
           }
+        }
+      }
+    }
+  }
+}
+
+// Short stored vectors in both forms: the Axpy form (row-major A^T, column-major A)
+// and the Dot form (row-major A, column-major A^T), which the Cuda backend reads as one
+// flat run of granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the
+// length and the operands allow it, else 8 or 4 (odd lengths, one element off): the
+// Axpy form's blocks splitting the vectors, the Dot form's walking rounds of rows.
+// Lengths from 9 to 256 elements, counts from 9 to many rounds a block, lda equal to
+// the length or padded, beta = 0 over a poisoned y, strided x and y.
+TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
+  using T = TypeParam;
+  struct Shape {
+    index_t count, length;
+  };
+  std::vector<Shape> shapes;
+  for (const index_t length : {9, 33, 40, 41, 64, 100, 129, 256}) {
+    for (const index_t count : {9, 1000, length < 200 ? 20011 : 5003}) shapes.push_back({count, length});
+  }
+  // Many rounds a block (the Dot form's blocks walk rounds of up to 4096 rows).
+  if (kBackend == fastmv::Backend::Cuda && !quick_mode()) {
+    shapes.insert(shapes.end(), {{400009, 9}, {200003, 40}, {70001, 129}});
+  }
+  for (const Shape shape : shapes) {
+    // lda padded, or the operands one element off (granules of one element for odd
+    // lengths, else of 8 bytes or one element).
+    for (const auto& [lda_extra, misalign] : {std::pair<index_t, std::size_t>{0, 0}, {4, 0}, {0, 1}}) {
+      for (const auto& [layout, op] : {std::pair{Layout::RowMajor, Op::Trans}, {Layout::ColMajor, Op::NoTrans},
+                                       {Layout::RowMajor, Op::NoTrans}, {Layout::ColMajor, Op::Trans}}) {
+        // The many-round shapes once per form (column-major takes the same kernels).
+        if (shape.count > 100000 && (lda_extra != 0 || misalign != 0 || layout == Layout::ColMajor)) continue;
+        // `count` stored vectors (rows of the storage order) of `length` elements.
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign);
+        operands.fill_random(this->random());
+        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+        const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+        if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
+            !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
+          return;
         }
       }
     }

@@ -454,6 +454,126 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// Axpy form with short stored vectors (tall-skinny row-major A^T, short-wide
+// column-major A; the dispatcher gives it vectors of 8 to 1024 bytes), read as one flat
+// run of granules: kBytes-byte pieces (16, 8, 4 or 2; the largest that A, lda, length
+// and stride_a allow). A stored vector is args.lanes granules (lda * sizeof(TA) /
+// kBytes); the block's threads form args.groups_k groups of that many, thread t owning
+// granule t % lanes of every groups_k-th vector of its split, so that a warp reads
+// consecutive granules whatever the vector's length (axpy_kernel's tiles of a power of
+// 2 lanes left up to half of them past the vector's end, and its splits, capped by the
+// partial sums a tile's last block reads, left 128 blocks for 132 SMs: fp64 1048576 x
+// 40 row T at 0.8 TB/s). Granules of lda's padding are not read. kUnroll granules
+// (128 bytes, 16 granules of 2 or 4 bytes) in flight per thread; the groups add up in shared memory, the blocks (the
+// splits of the one tile) through finish_tile.
+template <typename TA, typename TX, typename TY, typename Acc, int kBytes>
+__global__ void __launch_bounds__(kBlockThreads)
+    axpy_flat_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  static_assert(kBytes >= static_cast<int>(sizeof(TA)) && kBytes <= 16, "a granule holds whole elements");
+  constexpr int P = kBytes / static_cast<int>(sizeof(TA));  // elements a granule
+  constexpr int kUnroll = 128 / kBytes > 16 ? 16 : 128 / kBytes;
+  __shared__ Acc reduced[kBlockThreads * P];
+  allow_later_work();
+  const int per_vector = args.lanes;  // granules of a stored vector, lda included
+  const int groups = args.groups_k;   // kBlockThreads / per_vector
+  const int granule = static_cast<int>(threadIdx.x) % per_vector;
+  const int group = static_cast<int>(threadIdx.x) / per_vector;  // groups and up: idle
+  const int first_output = granule * P;
+  const bool active = group < groups && first_output < args.length;
+  const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
+  const index_t k_end = min(args.count, k_begin + args.split_length);
+
+  for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
+    const TA* A = args.A + b * args.stride_a + first_output;  // this thread's granule of vector 0
+    const TX* x = args.x + b * args.stride_x;
+    TY* y = args.y + b * args.stride_y;
+    if (b == blockIdx.z) {
+      // Launched early: the first round into L2 before the wait (gemv_common.cuh).
+      if (args.prefetch != 0 && active) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t k = k_begin + group + static_cast<index_t>(u) * groups;
+          if (k < k_end) prefetch_l2(A + k * args.lda);
+        }
+      }
+      wait_for_earlier_work();
+    }
+    Acc sum[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) sum[i] = 0;
+    if (active) {
+      index_t k = k_begin + group;
+      const index_t step = groups;
+      // One round: kUnroll granules in flight; kMasked (the last, partial round):
+      // vectors at or past k_end re-read vector k and add nothing.
+      const auto round = [&](auto masked) {
+        constexpr bool kMasked = decltype(masked)::value;
+        decltype(load_granule<TA, kBytes>(A)) raw[kUnroll];
+        TX xk[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+          raw[u] = load_granule<TA, kBytes>(A + at * args.lda);
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+          xk[u] = x[at * args.incx];
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          if (kMasked && k + u * step >= k_end) continue;
+          Acc a[P];
+          unpack_granule<TA, Acc, kBytes>(raw[u], a);
+          const Acc xu = to_acc(xk[u]);
+#pragma unroll
+          for (int i = 0; i < P; ++i) sum[i] = fma(a[i], xu, sum[i]);
+        }
+      };
+      for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) round(std::false_type{});
+      if (k < k_end) round(std::true_type{});
+    }
+    // The groups of each output added by a team of lanes of one warp, in a fixed order
+    // (outputs past `length`, lda's padding, are left out).
+    const int per_group = per_vector * P;
+    if (group < groups) {
+#pragma unroll
+      for (int i = 0; i < P; ++i) reduced[group * per_group + first_output + i] = sum[i];
+    }
+    __syncthreads();
+    const int length = static_cast<int>(args.length);
+    int team = 1;
+    while (team < 32 && team * 2 * length <= kBlockThreads) team *= 2;
+    const int teams = kBlockThreads / team;
+    const int member = static_cast<int>(threadIdx.x) % team;
+    // length <= per_group <= kBlockThreads * P: at most P rounds of outputs a thread.
+    const int rounds = (length + teams - 1) / teams;
+    Acc totals[P];
+#pragma unroll
+    for (int r = 0; r < P; ++r) {
+      totals[r] = 0;
+      if (r < rounds) {  // the same for the whole block: the shuffles see every lane
+        const int o = r * teams + static_cast<int>(threadIdx.x) / team;
+        if (o < length) {
+          for (int g = member; g < groups; g += team) totals[r] += reduced[g * per_group + o];
+        }
+        for (int offset = team / 2; offset > 0; offset /= 2) {
+          totals[r] += __shfl_xor_sync(0xffffffffu, totals[r], offset);
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < P; ++r) {
+      const int o = r * teams + static_cast<int>(threadIdx.x) / team;
+      if (r < rounds && o < length && member == 0) reduced[o] = totals[r];
+    }
+    __syncthreads();
+    finish_tile<TY, Acc>(args, y, b, blockIdx.x, 0, length, args.length, [&](int t) { return reduced[t]; });
+    __syncthreads();
+  }
+}
+
 // y = beta * y (alpha == 0: A and x are not read); beta == 0 writes zeros.
 template <typename TY, typename Acc>
 __global__ void __launch_bounds__(kBlockThreads)

@@ -139,6 +139,46 @@ __device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, in
   return make_uint4(out[0], out[1], out[2], out[3]);
 }
 
+// The flat kernels (axpy_flat_kernel, dot_flat_kernel): kBytes (16, 8, 4 or 2) bytes of
+// A read once, bypassing L1, and their elements converted to Acc.
+template <typename TA, int kBytes>
+__device__ __forceinline__ auto load_granule(const TA* pointer) {
+  if constexpr (kBytes == 16) {
+    return load_stream(pointer);
+  } else if constexpr (kBytes == 8) {
+    uint2 v;
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(pointer));
+    return v;
+  } else if constexpr (kBytes == 4) {
+    unsigned v;
+    asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(v) : "l"(pointer));
+    return v;
+  } else {
+    unsigned short v;
+    asm("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(v) : "l"(pointer));
+    return v;
+  }
+}
+
+// 32 bits of a granule (for dependencies on its load, as after() below).
+__device__ __forceinline__ unsigned granule_bits(const uint4& raw) { return raw.x; }
+__device__ __forceinline__ unsigned granule_bits(const uint2& raw) { return raw.x; }
+__device__ __forceinline__ unsigned granule_bits(unsigned raw) { return raw; }
+__device__ __forceinline__ unsigned granule_bits(unsigned short raw) { return raw; }
+
+template <typename TA, typename Acc, int kBytes, typename Granule>
+__device__ __forceinline__ void unpack_granule(const Granule& raw, Acc* out) {
+  if constexpr (kBytes == 16) {
+    unpack<TA, Acc>(raw, out);
+  } else {
+    constexpr int P = kBytes / static_cast<int>(sizeof(TA));
+    TA values[P];
+    memcpy(values, &raw, kBytes);
+#pragma unroll
+    for (int i = 0; i < P; ++i) out[i] = to_acc(values[i]);
+  }
+}
+
 // Count elements of T starting at a 16-byte aligned `pointer`, count * sizeof(T) a
 // multiple of 16, converted to Acc.
 template <typename T, typename Acc, int Count>

@@ -440,4 +440,97 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// Dot form with short rows (row-major N, column-major T; the dispatcher gives it rows
+// of 8 to a few hundred bytes), read as one flat run of granules as axpy_flat_kernel
+// reads the Axpy form: kBytes-byte pieces (16, 8, 4 or 2; the largest that A, lda,
+// length and stride_a allow), a row args.lanes granules (lda included), the block's
+// threads args.groups_k groups of that many. Thread t owns granule t % lanes of its
+// group's rows and keeps that granule of x in registers (any increment: no packing).
+// A round covers groups_k * kUnroll consecutive rows, one contiguous run of A, with
+// kUnroll granules (128 bytes, 16 of 2 or 4 bytes) in flight per thread; each thread's
+// partial products go to shared memory, and thread j then adds row j's granules in
+// order and writes y[j] (deterministic, no split). Blocks walk the rounds
+// grid-strided. Where a row is a few granules, dot_kernel's lanes along the row left
+// most of each round masked, and its row groups of 4 lanes read 64-byte pieces.
+template <typename TA, typename TX, typename TY, typename Acc, int kBytes>
+__global__ void __launch_bounds__(kBlockThreads)
+    dot_flat_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  static_assert(kBytes >= static_cast<int>(sizeof(TA)) && kBytes <= 16, "a granule holds whole elements");
+  constexpr int P = kBytes / static_cast<int>(sizeof(TA));  // elements a granule
+  constexpr int kUnroll = 128 / kBytes > 16 ? 16 : 128 / kBytes;
+  __shared__ Acc partial[kUnroll][kBlockThreads];
+  allow_later_work();
+  const int per_row = args.lanes;   // granules of a row, lda included
+  const int groups = args.groups_k;  // kBlockThreads / per_row
+  const int granule = static_cast<int>(threadIdx.x) % per_row;
+  const int group = static_cast<int>(threadIdx.x) / per_row;  // groups and up: idle
+  const int first = granule * P;
+  const bool active = group < groups && first < args.length;
+  const int used = static_cast<int>(args.length) / P;  // granules of a row inside it
+  const index_t per_round = static_cast<index_t>(groups) * kUnroll;
+  const index_t rounds = (args.count + per_round - 1) / per_round;
+
+  for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
+    const TA* A = args.A + b * args.stride_a + first;  // this thread's granule of row 0
+    const TX* x = args.x + b * args.stride_x;
+    TY* y = args.y + b * args.stride_y;
+    if (b == blockIdx.z) {
+      // Launched early: the first round into L2 before the wait (gemv_common.cuh).
+      if (args.prefetch != 0 && active && blockIdx.x < rounds) {
+        const index_t row0 = static_cast<index_t>(blockIdx.x) * per_round + group;
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t row = row0 + static_cast<index_t>(u) * groups;
+          if (row < args.count) prefetch_l2(A + row * args.lda);
+        }
+      }
+      wait_for_earlier_work();
+    }
+    Acc xs[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) xs[i] = active ? to_acc(x[(first + i) * args.incx]) : Acc(0);
+
+    for (index_t r = blockIdx.x; r < rounds; r += gridDim.x) {
+      const index_t row0 = r * per_round;
+      if (active) {
+        // Rows past the end re-read the last row (no branch around the loads); their
+        // sums are not written.
+        decltype(load_granule<TA, kBytes>(A)) raw[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t row = min(row0 + group + static_cast<index_t>(u) * groups, args.count - 1);
+          raw[u] = load_granule<TA, kBytes>(A + row * args.lda);
+        }
+        // The stores depend on every load of the round (through args.zero, 0 at run
+        // time; see after() in gemv_common.cuh): without that, ptxas issued each load
+        // next to its use, one or two in flight.
+        unsigned any = 0;
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) any |= granule_bits(raw[u]);
+        Acc* out = &partial[0][threadIdx.x] + (any & args.zero);
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          Acc a[P];
+          unpack_granule<TA, Acc, kBytes>(raw[u], a);
+          Acc sum = 0;
+#pragma unroll
+          for (int i = 0; i < P; ++i) sum = fma(a[i], xs[i], sum);
+          out[u * kBlockThreads] = sum;
+        }
+      }
+      __syncthreads();
+      for (int j = static_cast<int>(threadIdx.x); j < per_round; j += kBlockThreads) {
+        const index_t row = row0 + j;
+        if (row < args.count) {
+          const Acc* parts = &partial[j / groups][(j % groups) * per_row];
+          Acc total = 0;
+          for (int c = 0; c < used; ++c) total += parts[c];
+          store_output(y, row, args.incy, args.alpha, args.beta, total);
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
 }  // namespace fastmv::gemv_cuda
