@@ -329,7 +329,7 @@ bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) 
   if (granule == 0) return false;
   const index_t per_row = args.lda * static_cast<index_t>(sizeof(TA)) / granule;
   const index_t groups = kBlockThreads / per_row;
-  const index_t unroll = std::min<index_t>(16, 128 / granule);
+  const index_t unroll = flat_unroll(granule);
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
   const auto go = [&](auto kernel) {
     index_t per_sm = resident_blocks(kernel);
@@ -783,7 +783,7 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
   if (granule == 0) return false;
   const index_t per_vector = args.lda * element / granule;
   const index_t groups = kBlockThreads / per_vector;
-  const index_t unroll = std::min<index_t>(16, 128 / granule);
+  const index_t unroll = flat_unroll(granule);
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
 
   const auto kernel_for = [&](auto bytes_tag) {

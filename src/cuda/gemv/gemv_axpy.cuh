@@ -75,23 +75,6 @@ __device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remain
 // consecutive elements whatever the vector's alignment: no second word, no shifts.
 // `valid` of the V elements lie inside the vector (kWhole: all V); the rest read as 0.
 // The elements are packed into `out.low` as a 16-byte word of them would be.
-template <typename TA>
-__device__ __forceinline__ auto load_stream_element(const TA* pointer) {
-  if constexpr (sizeof(TA) == 8) {
-    unsigned long long v;
-    asm("ld.global.nc.L1::no_allocate.u64 %0, [%1];" : "=l"(v) : "l"(pointer));
-    return v;
-  } else if constexpr (sizeof(TA) == 4) {
-    unsigned v;
-    asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(v) : "l"(pointer));
-    return v;
-  } else {
-    unsigned short v;
-    asm("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(v) : "l"(pointer));
-    return v;
-  }
-}
-
 template <typename TA, bool kWhole>
 __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes, index_t valid,
                                                   Fetched<TA>& out) {
@@ -101,18 +84,18 @@ __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes,
   if constexpr (sizeof(TA) == 8) {
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-      const unsigned long long v = kWhole || i < valid ? load_stream_element(elements + i * lanes) : 0ull;
+      const unsigned long long v = kWhole || i < valid ? load_stream_bits<sizeof(TA)>(elements + i * lanes) : 0ull;
       words[2 * i] = static_cast<unsigned>(v);
       words[2 * i + 1] = static_cast<unsigned>(v >> 32);
     }
   } else if constexpr (sizeof(TA) == 4) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i) words[i] = kWhole || i < valid ? load_stream_element(elements + i * lanes) : 0u;
+    for (int i = 0; i < 4; ++i) words[i] = kWhole || i < valid ? load_stream_bits<sizeof(TA)>(elements + i * lanes) : 0u;
   } else {
     unsigned short halves[V];
 #pragma unroll
     for (int i = 0; i < V; ++i) {
-      halves[i] = kWhole || i < valid ? load_stream_element(elements + i * lanes) : static_cast<unsigned short>(0);
+      halves[i] = kWhole || i < valid ? load_stream_bits<sizeof(TA)>(elements + i * lanes) : static_cast<unsigned short>(0);
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) words[i] = halves[2 * i] | static_cast<unsigned>(halves[2 * i + 1]) << 16;
@@ -469,9 +452,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 template <typename TA, typename TX, typename TY, typename Acc, int kBytes>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_flat_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
-  static_assert(kBytes >= static_cast<int>(sizeof(TA)) && kBytes <= 16, "a granule holds whole elements");
-  constexpr int P = kBytes / static_cast<int>(sizeof(TA));  // elements a granule
-  constexpr int kUnroll = 128 / kBytes > 16 ? 16 : 128 / kBytes;
+  constexpr int P = kGranuleElements<TA, kBytes>;
+  constexpr int kUnroll = flat_unroll(kBytes);
   __shared__ Acc reduced[kBlockThreads * P];
   allow_later_work();
   const int per_vector = args.lanes;  // granules of a stored vector, lda included

@@ -139,15 +139,14 @@ __device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, in
   return make_uint4(out[0], out[1], out[2], out[3]);
 }
 
-// The flat kernels (axpy_flat_kernel, dot_flat_kernel): kBytes (16, 8, 4 or 2) bytes of
-// A read once, bypassing L1, and their elements converted to Acc.
-template <typename TA, int kBytes>
-__device__ __forceinline__ auto load_granule(const TA* pointer) {
-  if constexpr (kBytes == 16) {
-    return load_stream(pointer);
-  } else if constexpr (kBytes == 8) {
-    uint2 v;
-    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(pointer));
+// kBytes (8, 4 or 2) bytes of the matrix read once, bypassing L1, as an integer of that size
+// (the interleaved Axpy layout's elements, the flat kernels' narrow granules).
+template <int kBytes>
+__device__ __forceinline__ auto load_stream_bits(const void* pointer) {
+  static_assert(kBytes == 8 || kBytes == 4 || kBytes == 2, "8, 4 or 2 bytes");
+  if constexpr (kBytes == 8) {
+    unsigned long long v;
+    asm("ld.global.nc.L1::no_allocate.u64 %0, [%1];" : "=l"(v) : "l"(pointer));
     return v;
   } else if constexpr (kBytes == 4) {
     unsigned v;
@@ -157,6 +156,33 @@ __device__ __forceinline__ auto load_granule(const TA* pointer) {
     unsigned short v;
     asm("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(v) : "l"(pointer));
     return v;
+  }
+}
+
+// The flat kernels (axpy_flat_kernel, dot_flat_kernel): kBytes (16, 8, 4 or 2) bytes of A
+// read once, bypassing L1, and their kGranuleElements elements converted to Acc;
+// flat_unroll(kBytes) granules in flight a thread (128 bytes, at most 16 granules).
+template <typename TA, int kBytes>
+struct GranuleElements {
+  static_assert(kBytes >= static_cast<int>(sizeof(TA)) && kBytes <= 16, "a granule holds whole elements");
+  static constexpr int value = kBytes / static_cast<int>(sizeof(TA));
+};
+template <typename TA, int kBytes>
+constexpr int kGranuleElements = GranuleElements<TA, kBytes>::value;
+__host__ __device__ constexpr int flat_unroll(long long granule_bytes) {
+  return 128 / granule_bytes > 16 ? 16 : static_cast<int>(128 / granule_bytes);
+}
+
+template <typename TA, int kBytes>
+__device__ __forceinline__ auto load_granule(const TA* pointer) {
+  if constexpr (kBytes == 16) {
+    return load_stream(pointer);
+  } else if constexpr (kBytes == 8) {
+    uint2 v;
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(pointer));
+    return v;
+  } else {
+    return load_stream_bits<kBytes>(pointer);
   }
 }
 
@@ -171,7 +197,7 @@ __device__ __forceinline__ void unpack_granule(const Granule& raw, Acc* out) {
   if constexpr (kBytes == 16) {
     unpack<TA, Acc>(raw, out);
   } else {
-    constexpr int P = kBytes / static_cast<int>(sizeof(TA));
+    constexpr int P = kGranuleElements<TA, kBytes>;
     TA values[P];
     memcpy(values, &raw, kBytes);
 #pragma unroll

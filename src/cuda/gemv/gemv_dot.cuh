@@ -455,9 +455,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 template <typename TA, typename TX, typename TY, typename Acc, int kBytes>
 __global__ void __launch_bounds__(kBlockThreads)
     dot_flat_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
-  static_assert(kBytes >= static_cast<int>(sizeof(TA)) && kBytes <= 16, "a granule holds whole elements");
-  constexpr int P = kBytes / static_cast<int>(sizeof(TA));  // elements a granule
-  constexpr int kUnroll = 128 / kBytes > 16 ? 16 : 128 / kBytes;
+  constexpr int P = kGranuleElements<TA, kBytes>;
+  constexpr int kUnroll = flat_unroll(kBytes);
   __shared__ Acc partial[kUnroll][kBlockThreads];
   allow_later_work();
   const int per_row = args.lanes;   // granules of a row, lda included
