@@ -127,22 +127,25 @@ __global__ void __launch_bounds__(kBlockThreads)
     } while (!done);
   };
 
-  index_t used = 0;  // stages consumed by this block so far (all batches): slot and parity
+  // The ring's next slot and its phase, across batches: counted, not derived from a
+  // 64-bit stage count (a division and a remainder a stage cost as much as the stage's
+  // own arithmetic).
+  int slot = 0;
+  unsigned phase = 0;
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     TY* y = args.y + b * args.stride_y;
     if (threadIdx.x == 0) {
       // The last batch's reduction wrote the ring through ordinary stores.
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      for (index_t j = 0; j < min(static_cast<index_t>(stages_n), stages); ++j) {
-        produce(b, j, static_cast<int>((used + j) % stages_n));
+      for (int j = 0; j < min(static_cast<index_t>(stages_n), stages); ++j) {
+        produce(b, j, slot + j < stages_n ? slot + j : slot + j - stages_n);
       }
     }
     Acc sum[V];
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
-    for (index_t j = 0; j < stages; ++j, ++used) {
-      const int slot = static_cast<int>(used % stages_n);
-      wait(slot, static_cast<unsigned>((used / stages_n) & 1));
+    for (index_t j = 0; j < stages; ++j) {
+      wait(slot, phase);
       const unsigned char* stage = ring + slot * kStageBytes;
       const TA* tile = reinterpret_cast<const TA*>(stage);
       const TX* xs = reinterpret_cast<const TX*>(stage + kStageA);
@@ -167,6 +170,10 @@ __global__ void __launch_bounds__(kBlockThreads)
       if (threadIdx.x == 0 && j + stages_n < stages) {
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         produce(b, j + stages_n, slot);
+      }
+      if (++slot == stages_n) {
+        slot = 0;
+        phase ^= 1u;
       }
     }
     // Every copy has landed and been read: the ring becomes the reduction's buffer.
