@@ -294,6 +294,21 @@ index_t flat_granule(const GemvArgs<TA, TX, TY, Acc>& args) {
   return granule;
 }
 
+// go(kernel_for(std::integral_constant<int, G>{})) for a granule G of 16, 8, 4 or 2
+// bytes (flat_granule's; none narrower than an element is instantiated), else false.
+template <typename TA, typename KernelFor, typename Go>
+bool with_granule(index_t granule, KernelFor&& kernel_for, Go&& go) {
+  if (granule == 16) return go(kernel_for(std::integral_constant<int, 16>{}));
+  if (granule == 8) return go(kernel_for(std::integral_constant<int, 8>{}));
+  if constexpr (sizeof(TA) <= 4) {
+    if (granule == 4) return go(kernel_for(std::integral_constant<int, 4>{}));
+  }
+  if constexpr (sizeof(TA) <= 2) {
+    if (granule == 2) return go(kernel_for(std::integral_constant<int, 2>{}));
+  }
+  return false;
+}
+
 // The Dot form's short rows read as one flat run of granules (dot_flat_kernel): queues
 // the call and returns true where GemvPolicy::dot_flat allows it and flat_granule finds
 // a granule, else false. As many blocks as are resident (dot_flat_blocks_per_sm > 0: at
@@ -348,15 +363,8 @@ bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) 
            early_launch(state), 0, args);
     return true;
   };
-  if (granule == 16) return go(dot_flat_kernel<TA, TX, TY, Acc, 16>);
-  if (granule == 8) return go(dot_flat_kernel<TA, TX, TY, Acc, 8>);
-  if constexpr (sizeof(TA) <= 4) {
-    if (granule == 4) return go(dot_flat_kernel<TA, TX, TY, Acc, 4>);
-  }
-  if constexpr (sizeof(TA) <= 2) {
-    if (granule == 2) return go(dot_flat_kernel<TA, TX, TY, Acc, 2>);
-  }
-  return false;
+  return with_granule<TA>(
+      granule, [](auto bytes_tag) { return dot_flat_kernel<TA, TX, TY, Acc, decltype(bytes_tag)::value>; }, go);
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -773,7 +781,7 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t element = static_cast<index_t>(sizeof(TA));
   const index_t vector_bytes = args.length * element;
-  if (policy.axpy_flat == 0 || args.length < 1) return false;
+  if (policy.axpy_flat == 0) return false;
   if (policy.axpy_flat == 1 &&
       (vector_bytes < policy.axpy_flat_min_vector_bytes || vector_bytes > policy.axpy_flat_max_vector_bytes ||
        args.count * vector_bytes * args.batch < policy.axpy_flat_min_bytes)) {
@@ -812,15 +820,7 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
            early_launch(state), 0, args);
     return true;
   };
-  if (granule == 16) return go(kernel_for(std::integral_constant<int, 16>{}));
-  if (granule == 8) return go(kernel_for(std::integral_constant<int, 8>{}));
-  if constexpr (sizeof(TA) <= 4) {
-    if (granule == 4) return go(kernel_for(std::integral_constant<int, 4>{}));
-  }
-  if constexpr (sizeof(TA) <= 2) {
-    if (granule == 2) return go(kernel_for(std::integral_constant<int, 2>{}));
-  }
-  return false;
+  return with_granule<TA>(granule, kernel_for, go);
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
