@@ -581,15 +581,36 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
          0, state, early_launch(state), args.cluster != 0 ? splits : 0, args);
 }
 
-// The Axpy kernel for an alignment, a number of vectors in flight (4 or 8) and, for
-// unaligned vectors, a layout (two aligned words realigned, or interleaved elements).
+// The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
+// in flight (4 or 8).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(bool aligned, index_t unroll, bool interleaved) {
-  if (!aligned && interleaved) {
-    return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, false, 8, true> : axpy_kernel<TA, TX, TY, Acc, false, 4, true>;
+auto axpy_variant(AxpyLoads loads, index_t unroll) {
+  const auto with_unroll = [&](auto kernel_for) {
+    return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
+  };
+  return with_unroll([&](auto u) {
+    constexpr int kUnroll = decltype(u)::value;
+    switch (loads) {
+      case AxpyLoads::kAligned:
+        return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
+      case AxpyLoads::kRealigned:
+        return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
+      case AxpyLoads::kInterleaved:
+        break;
+    }
+    return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kInterleaved, kUnroll>;
+  });
+}
+const char* axpy_loads_name(AxpyLoads loads) {
+  switch (loads) {
+    case AxpyLoads::kAligned:
+      return "aligned";
+    case AxpyLoads::kRealigned:
+      return "realigned";
+    case AxpyLoads::kInterleaved:
+      break;
   }
-  if (!aligned) return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, false, 8> : axpy_kernel<TA, TX, TY, Acc, false, 4>;
-  return unroll == 8 ? axpy_kernel<TA, TX, TY, Acc, true, 8> : axpy_kernel<TA, TX, TY, Acc, true, 4>;
+  return "interleaved";
 }
 
 // The counters and partial sums of an Axpy reduction split `splits` ways over `tiles`
@@ -925,6 +946,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // axpy_interleave_min_lanes lanes or more: fewer would read runs of 8-64 bytes a load.
   const bool interleave = !aligned && (policy.axpy_interleave_unaligned == 2 ||
                                        (policy.axpy_interleave_unaligned == 1 && sizeof(TA) >= 4));
+  const auto loads_for = [&](index_t l) {
+    if (aligned) return AxpyLoads::kAligned;
+    if (interleave && l >= policy.axpy_interleave_min_lanes) return AxpyLoads::kInterleaved;
+    return AxpyLoads::kRealigned;
+  };
   index_t lanes = 0;
   index_t splits = 1;
   index_t unroll = 4;
@@ -992,9 +1018,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
     unroll = aligned ? policy.axpy_large_unroll : policy.axpy_large_unaligned_unroll;
-    const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
-    const index_t slots =
-        resident_blocks(axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved)) * state.multiprocessors;
+    const index_t slots = resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), unroll)) * state.multiprocessors;
     // The caps on splits: the partial sums a tile's last block reads and the workspace
     // (max_splits_by_bytes), and min_vectors vectors a group (max_splits).
     const index_t max_splits_by_bytes = std::min(
@@ -1029,15 +1053,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
-  const bool interleaved = interleave && lanes >= policy.axpy_interleave_min_lanes;
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(aligned, unroll, interleaved);
+  const AxpyLoads loads = loads_for(lanes);
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     trace_call("axpy", args);
     std::fprintf(stderr, "lanes %lld %s, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
-                 static_cast<long long>(lanes), aligned ? "aligned" : interleaved ? "interleaved" : "unaligned",
+                 static_cast<long long>(lanes), axpy_loads_name(loads),
                  static_cast<long long>(unroll), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits * batch_z),
                  static_cast<long long>(resident_blocks(kernel) * state.multiprocessors));

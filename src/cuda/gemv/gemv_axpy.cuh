@@ -7,13 +7,20 @@
 // add their sums in shared memory. `splits` blocks share a tile when the tiles alone
 // cannot fill the GPU. Each thread accumulates V consecutive outputs, loaded as one
 // 16-byte word (aligned: A 16-byte aligned, lda and stride_a multiples of 16 bytes)
-// or as two aligned words realigned in registers (see fetch_outputs); or, unaligned,
-// V outputs `lanes` apart, one element a load (fetch_interleaved).
+// or as two aligned words realigned in registers (see fetch_outputs and AxpyLoads); or,
+// unaligned, V outputs `lanes` apart, one element a load (fetch_interleaved).
 #pragma once
 
 #include "cuda/gemv/gemv_common.cuh"
 
 namespace fastmv::gemv_cuda {
+
+// How a thread of axpy_kernel reads its outputs of each stored vector.
+//  kAligned:     one 16-byte word (vectors on 16-byte boundaries).
+//  kRealigned:   the two aligned words around them, the second through L1 (where the
+//                neighbour lane's load put it), shifted into place (fetch_outputs).
+//  kInterleaved: V outputs `lanes` apart, one element a load (fetch_interleaved).
+enum class AxpyLoads { kAligned, kRealigned, kInterleaved };
 
 // One stored vector's V elements for a thread, in two steps so that all of a
 // thread's loads are in flight before the first conversion waits for its data.
@@ -156,12 +163,12 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
   __syncthreads();
 }
 
-// kInterleaved (unaligned vectors only): the element-interleaved layout above.
-template <typename TA, typename TX, typename TY, typename Acc, bool kAligned, int kUnroll,
-          bool kInterleaved = false>
+// kLoads: how a thread reads its outputs (AxpyLoads above).
+template <typename TA, typename TX, typename TY, typename Acc, AxpyLoads kLoads, int kUnroll>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
-  static_assert(!(kAligned && kInterleaved), "the interleaved layout is for unaligned vectors");
+  constexpr bool kAligned = kLoads == AxpyLoads::kAligned;
+  constexpr bool kInterleaved = kLoads == AxpyLoads::kInterleaved;
   allow_later_work();
   constexpr int V = kVector<TA>;
   __shared__ Acc reduced[kBlockThreads * V];
