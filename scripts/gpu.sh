@@ -92,9 +92,12 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # Short vectors of both forms read flat wherever those kernels can take them (by
   # default: vectors of 8 bytes to 1 KiB, rows of 8 to 496 bytes, from 1 or 8 MiB).
   step tests-flat env FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 "$cuda_test" --gtest_brief=1
-  # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved.
+  # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved;
+  # realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB).
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
+  step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
 fi
 
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
@@ -109,6 +112,12 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # Unaligned Axpy vectors of every type realigned (by default 2-byte types and small
+  # matrices), and groups of 128 and 256 lanes, whose vectors start at different offsets.
+  step sanitizer-memcheck-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-memcheck-wide-groups compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter='*UnalignedFewLongVectors*'
   # Unaligned Axpy vectors interleaved for every type and tile width (by default: 4- and
   # 8-byte types, tiles of 32 lanes, which the reduced set's small matrices seldom have).
   step sanitizer-memcheck-interleaved env FASTMV_TEST_QUICK=1 \

@@ -582,9 +582,10 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 }
 
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
-// in flight (4 or 8).
+// in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
+// SM (see axpy_kernel and axpy_realigned_held_min_bytes).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(AxpyLoads loads, index_t unroll) {
+auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
   const auto with_unroll = [&](auto kernel_for) {
     return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
   };
@@ -594,6 +595,7 @@ auto axpy_variant(AxpyLoads loads, index_t unroll) {
       case AxpyLoads::kAligned:
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
+        if (held && kUnroll == 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
       case AxpyLoads::kInterleaved:
         break;
@@ -951,6 +953,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (interleave && l >= policy.axpy_interleave_min_lanes) return AxpyLoads::kInterleaved;
     return AxpyLoads::kRealigned;
   };
+  // Realigned vectors with 4 in flight held to 3 blocks per SM (axpy_kernel): from
+  // axpy_realigned_held_min_bytes, and for tiles of more than 32 lanes (few long
+  // vectors). Same run, two rounds, 2-byte row T against 2 blocks per SM: bf16 12801^2
+  // 131.3 -> 122.1 us, 6145^2 35.5 -> 32.4, 8193^2 53.2 -> 52.4, 4097^2 18.0 -> 17.8,
+  // 24 x 400009 (19 MiB, 128 lanes) 12.9 -> 10.7, 72 x 400009 31.4 -> 28.9; but 3073^2
+  // 12.0 -> 12.9, 1793^2 9.2 -> 10.1, 1025^2 5.2 -> 5.7 (fp16 alike).
+  const auto held_for = [&](index_t l) {
+    return matrix_bytes >= policy.axpy_realigned_held_min_bytes || l > 32;
+  };
   index_t lanes = 0;
   index_t splits = 1;
   index_t unroll = 4;
@@ -1018,7 +1029,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
     unroll = aligned ? policy.axpy_large_unroll : policy.axpy_large_unaligned_unroll;
-    const index_t slots = resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), unroll)) * state.multiprocessors;
+    const index_t slots =
+        resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), unroll, held_for(lanes))) * state.multiprocessors;
     // The caps on splits: the partial sums a tile's last block reads and the workspace
     // (max_splits_by_bytes), and min_vectors vectors a group (max_splits).
     const index_t max_splits_by_bytes = std::min(
@@ -1054,7 +1066,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups_k);
   const AxpyLoads loads = loads_for(lanes);
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll);
+  const bool held = !small && held_for(lanes);
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);

@@ -45,6 +45,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_large_unaligned_unroll", &policy.axpy_large_unaligned_unroll},
       {"axpy_interleave_unaligned", &policy.axpy_interleave_unaligned},
       {"axpy_interleave_min_lanes", &policy.axpy_interleave_min_lanes},
+      {"axpy_realigned_held_min_bytes", &policy.axpy_realigned_held_min_bytes},
       {"axpy_whole_rounds", &policy.axpy_whole_rounds},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},

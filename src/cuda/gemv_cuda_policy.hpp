@@ -162,6 +162,11 @@ struct GemvPolicy {
   // ... where a tile has at least this many lanes (with fewer, the small matrices',
   // a load reads a run of 8-64 bytes).
   index_t axpy_interleave_min_lanes = 32;
+  // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
+  // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
+  // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes
+  // (figures above held_for in gemv_cuda.cu).
+  index_t axpy_realigned_held_min_bytes = index_t(32) << 20;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block

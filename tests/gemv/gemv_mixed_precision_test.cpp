@@ -222,6 +222,28 @@ TYPED_TEST(GemvMixedPrecisionTest, LargeShapes) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) with odd lda and few long
+// stored vectors, 12-72 of 400009 elements on the Cuda backend: tiles of 128 and 256
+// lanes (the realigned kernel held to 3 blocks per SM), whole tiles and a last partial
+// one, the last vector's last word at the end of the matrix; A aligned and one
+// element off.
+TYPED_TEST(GemvMixedPrecisionTest, UnalignedFewLongVectors) {
+  const index_t length = full_size() ? 400009 : 5003;
+  for (const index_t count : {12, 24, 72}) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+      const index_t m = layout == Layout::RowMajor ? count : length;
+      const index_t n = layout == Layout::RowMajor ? length : count;
+      for (const std::size_t misalign : {0, 1}) {
+        if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + 3, misalign,
+                               {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}})) {
+          return;
+        }
+      }
+    }
+  }
+}
+
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
 // (row-major N, column-major T): the Cuda backend's rows balanced over the warps
 // (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
