@@ -112,7 +112,7 @@ __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes,
 
 template <typename TA, typename Acc>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
-  unpack<TA, Acc>(in.shift != 0 ? realign(in.low, in.high, in.shift) : in.low, out);
+  unpack<TA, Acc>(in.shift != 0 ? realign<TA>(in.low, in.high, in.shift) : in.low, out);
 }
 
 // The end of a block of the Axpy form: each thread's V sums (outputs lane * V ...) of

@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
           if (kMasked && c >= to) continue;
           Acc xv[V];
           load_cached_vector<TX, Acc, V>(x + c, xv);
-          multiply(shift != 0 ? realign(a[u][0], high, shift) : a[u][0], xv, 0);
+          multiply(realign<TA>(a[u][0], high, shift), xv, 0);  // shift 0: a[u][0]
         }
       }
     };
