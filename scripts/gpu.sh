@@ -98,6 +98,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
+  # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
+  # which is every shape of the tests but the largest).
+  step tests-2byte-one-row env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_2byte_max_rows_per_sm=0 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
 fi
 
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck

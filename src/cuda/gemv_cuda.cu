@@ -421,12 +421,15 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool x_packed = !(args.incx == 1 && aligned16(args.x) &&
                           (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0));
   // Rows per thread group: 2 for aligned fp32 (each x word serves two rows; measured
-  // +4-8 % over 1 row at 3072^2-12800^2, same run), 1 for the 2-byte types (2 rows
-  // measured 5-20 % slower) and for fp64 and unaligned rows.
-  const int rows = !aligned                ? 1
-                   : policy.dot_rows != 0  ? static_cast<int>(policy.dot_rows)
-                   : sizeof(TA) == 4       ? 2
-                                           : 1;
+  // +4-8 % over 1 row at 3072^2-12800^2, same run); for the 2-byte types 2 up to
+  // dot_two_rows_2byte_max_rows_per_sm rows an SM, where x read again for every row
+  // weighs most (figures in gemv_cuda_policy.hpp), else 1; 1 for fp64 and unaligned rows.
+  const bool few_rows_2byte =
+      sizeof(TA) == 2 && args.count * args.batch <= policy.dot_two_rows_2byte_max_rows_per_sm * state.multiprocessors;
+  const int rows = !aligned                           ? 1
+                   : policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
+                   : sizeof(TA) == 4 || few_rows_2byte ? 2
+                                                      : 1;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);

@@ -23,6 +23,7 @@ GemvPolicy parse(const char* text) {
       {"dot_min_words_per_thread_2rows", &policy.dot_min_words_per_thread_2rows},
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
       {"dot_rows", &policy.dot_rows},
+      {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_unroll", &policy.dot_unroll},
       {"dot_balanced", &policy.dot_balanced},
       {"dot_balanced_threads", &policy.dot_balanced_threads},
