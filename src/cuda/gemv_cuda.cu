@@ -425,7 +425,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // dot_two_rows_2byte_max_rows_per_sm rows an SM, where x read again for every row
   // weighs most (figures in gemv_cuda_policy.hpp), else 1; 1 for fp64 and unaligned rows.
   const bool few_rows_2byte =
-      sizeof(TA) == 2 && args.count * args.batch <= policy.dot_two_rows_2byte_max_rows_per_sm * state.multiprocessors;
+      sizeof(TA) == 2 &&
+      ceil_div(args.count * args.batch, state.multiprocessors) <= policy.dot_two_rows_2byte_max_rows_per_sm;
   const int rows = !aligned                           ? 1
                    : policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
                    : sizeof(TA) == 4 || few_rows_2byte ? 2

@@ -128,9 +128,9 @@ __device__ __forceinline__ void unpack(const uint4& raw, Acc* out) {
 // The words are picked in two steps, by 2 words and by 1 (11 selects, fewer for 4- and
 // 8-byte types), then 2-byte types funnel-shifted by 16 bits; a shift of 0 gives
 // `low`, so a loop over one Dot row (whose shift is the same throughout) needs no
-// branch on it, and the choices depend on the shift alone, which lets the compiler
-// work them out once outside such a loop. (The nested s == 0 ? : s == 1 ? ... choice
-// this replaces: Dot bf16 odd rows 1-4 % slower.)
+// branch on it; the choices depend on the shift alone, so the compiler may work them
+// out once outside such a loop. (The nested s == 0 ? : s == 1 ? ... choice this
+// replaced: Dot odd rows 1-5 % slower, docs/PERFORMANCE.md.)
 template <typename TA>
 __device__ __forceinline__ uint4 realign(const uint4& low, const uint4& high, int shift) {
   const unsigned words[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
