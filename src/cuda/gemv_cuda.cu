@@ -498,7 +498,17 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
            2 * split.groups_k <= few_max_k) {
       split.groups_k *= 2;
     }
-    if (blocks_for(split.groups_k) < slots / 2) {
+    // Splits where the blocks fill less than half the slots; for rows of at most two
+    // rounds of loads a thread, only below dot_split_short_rows_max_slots_percent: there
+    // a split's handshake (a cluster's barriers or partial sums through memory) costs
+    // more than the round of loads it saves (same run, two rounds, fp32 row N 1025^2, 257
+    // blocks for 528 slots, 4 words a thread: 2 splits 6.14 us, 1 split 4.43; 1032^2 5.19
+    // -> 3.88; col T alike), where longer rows gain from it (fp32 256 x 262144 91.9 us
+    // split, 98.4 not; fp64 128 x 1048576 364 against 389).
+    const bool short_rows =
+        ceil_div(words, lanes * split.groups_k) <= 2 * policy.dot_split_min_words_per_thread;
+    const index_t max_percent = short_rows ? policy.dot_split_short_rows_max_slots_percent : 50;
+    if (100 * blocks_for(split.groups_k) < max_percent * slots) {
       // Splits that fill one wave of block slots, not one block past it, from
       // dot_split_one_wave_min_bytes: 40 rows of bf16 made 14 splits, 560 blocks for 528
       // slots, two waves. Same run, with the clusters of cluster_one_wave, row N: bf16

@@ -22,6 +22,7 @@ GemvPolicy parse(const char* text) {
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
       {"dot_min_words_per_thread_2rows", &policy.dot_min_words_per_thread_2rows},
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
+      {"dot_split_short_rows_max_slots_percent", &policy.dot_split_short_rows_max_slots_percent},
       {"dot_rows", &policy.dot_rows},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_unroll", &policy.dot_unroll},

@@ -27,6 +27,10 @@ struct GemvPolicy {
   // ... or this many when there are too few rows to fill half the GPU's block slots
   // (4: one round of loads).
   index_t dot_split_min_words_per_thread = 4;
+  // ... where the grid's blocks fill less than half the block slots, and for rows of at
+  // most two rounds of loads a thread less than this share (%) of them (see dot() in
+  // gemv_cuda.cu; 50 before the nineteenth session).
+  index_t dot_split_short_rows_max_slots_percent = 25;
   // Dot form with too few rows to fill the GPU, rows split over blocks: 1 takes the
   // splits that fit one wave of block slots for matrices of at least
   // dot_split_one_wave_min_bytes, 0 the splits that reach past it (see dot()).
