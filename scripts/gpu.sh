@@ -68,15 +68,16 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # for every matrix of vectors of up to 32 elements, the 2-byte Axpy long
 # splits at every size, the register Axpy kernel where the TMA one would run, unaligned
 # Axpy vectors interleaved for every type and tile width; then the
-# TMA Axpy kernel at every size (short vectors too, which the staged kernel would take),
-# once with its choices and once with the widest tile,
+# TMA Axpy kernel at every size (short vectors too, which the staged kernel would take;
+# unaligned vectors of every type, realigned in shared memory, which by default it takes
+# only for 4- and 8-byte types from 96 MiB), once with its choices and once with the widest tile,
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0'
-tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0'
+tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
-tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0'
+tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
@@ -107,7 +108,7 @@ fi
 # compute-sanitizer on a reduced set (FASTMV_TEST_QUICK shrinks the shapes): memcheck
 # over every kernel variant and error path, racecheck over the kernels that share
 # partial sums between threads and blocks.
-memcheck_filter='GemvRandomTest/*.ShapeCrossUnitIncrements:GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*:GemvExactTest/*.EmptyMatrix*:GemvErrorTest.*:GemvMixedPrecisionTest/*.ShapeCross:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatched*:Cuda*:*ShortRowsDotForm*'
+memcheck_filter='GemvRandomTest/*.ShapeCrossUnitIncrements:GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*:GemvExactTest/*.EmptyMatrix*:GemvErrorTest.*:GemvMixedPrecisionTest/*.ShapeCross:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatched*:Cuda*:*ShortRowsDotForm*:*AxpyFormUnalignedVectors*'
 racecheck_filter='GemvRandomTest/*.TallSkinnyAndShortWide:GemvRandomTest/*.AlignedOperands:GemvMixedPrecisionTest/*.AlignedOperands:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvMixedPrecisionTest/*.RandomShapes:GemvStridedBatchedTest/*.AttentionDecodeShapes:GemvStridedBatchedTest/*.AlignedProducts:CudaContextTest.AsynchronousCallsAreOrderedAndSynchronized'
 if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck env FASTMV_TEST_QUICK=1 compute-sanitizer --tool memcheck \

@@ -674,42 +674,59 @@ bool encode_map(CUtensorMap& map, const void* base, cuuint32_t rank, const cuuin
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned>
 auto axpy_tma_variant() {
-  return axpy_tma_kernel<TA, TX, TY, Acc, kWords>;
+  return axpy_tma_kernel<TA, TX, TY, Acc, kWords, kRealigned>;
 }
 
 // Queues the call on the TMA kernel with tiles of kWords words and returns true, or
 // returns false (nothing queued) where the driver refuses the tensor maps (axpy_tma
 // and axpy have checked the rest: alignment, contiguous x, 32-bit coordinates).
-template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned>
 bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
   constexpr index_t kTile = kWords * V;
   constexpr index_t kColumns = kTmaColumns<kWords>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t stages_in_ring = policy.axpy_tma_stages;
-  const std::size_t shared = axpy_tma_shared_bytes<TA, TX, kWords>(static_cast<int>(stages_in_ring));
-  const auto kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords>();
+  const std::size_t shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));
+  const auto kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords, kRealigned>();
 
   AxpyTmaMaps maps;
   const index_t a_bytes = static_cast<index_t>(sizeof(TA));
   const index_t x_bytes = static_cast<index_t>(sizeof(TX));
   const auto round16 = [](index_t bytes) { return (bytes + 15) / 16 * 16; };
-  const cuuint64_t a_sizes[3] = {static_cast<cuuint64_t>(args.length), static_cast<cuuint64_t>(args.count),
-                                 static_cast<cuuint64_t>(args.batch)};
-  const cuuint64_t a_strides[2] = {
-      static_cast<cuuint64_t>(args.lda * a_bytes),
-      static_cast<cuuint64_t>(args.batch > 1 ? args.stride_a * a_bytes : round16(args.lda * args.count * a_bytes))};
-  const cuuint32_t a_box[3] = {static_cast<cuuint32_t>(kTile), static_cast<cuuint32_t>(kColumns), 1};
+  // The classes of vectors (gemv_axpy_tma.cuh): every `classes`-th vector starts at
+  // the same offset from a 16-byte boundary. A batch's matrices must keep those offsets.
+  int classes = 1;
+  while (classes < kTmaMaxClasses && classes * args.lda * a_bytes % 16 != 0) classes *= 2;
+  if (classes * args.lda * a_bytes % 16 != 0 || (args.batch > 1 && args.stride_a * a_bytes % 16 != 0) ||
+      args.count < classes || kRealigned != (classes > 1 || !aligned16(args.A))) {
+    return false;
+  }
+  maps.classes = classes;
+  maps.log_classes = classes == 8 ? 3 : classes == 4 ? 2 : classes == 2 ? 1 : 0;
+  for (int c = 0; c < classes; ++c) {
+    const auto first = reinterpret_cast<std::uintptr_t>(args.A + c * args.lda);
+    const auto base = first / 16 * 16;
+    maps.shift[c] = static_cast<int>((first - base) / static_cast<std::uintptr_t>(a_bytes));
+    const cuuint64_t a_sizes[3] = {static_cast<cuuint64_t>(args.length + maps.shift[c]),
+                                   static_cast<cuuint64_t>(ceil_div(args.count - c, static_cast<index_t>(classes))),
+                                   static_cast<cuuint64_t>(args.batch)};
+    const cuuint64_t a_strides[2] = {
+        static_cast<cuuint64_t>(classes * args.lda * a_bytes),
+        static_cast<cuuint64_t>(args.batch > 1 ? args.stride_a * a_bytes : a_sizes[1] * classes * args.lda * a_bytes)};
+    const cuuint32_t a_box[3] = {static_cast<cuuint32_t>(kTile + (kRealigned ? V : 0)),
+                                 static_cast<cuuint32_t>(kColumns / classes), 1};
+    if (!encode_map<TA>(maps.a[c], reinterpret_cast<const void*>(base), 3, a_sizes, a_strides, a_box)) {
+      return false;
+    }
+  }
   const cuuint64_t x_sizes[2] = {static_cast<cuuint64_t>(args.count), static_cast<cuuint64_t>(args.batch)};
   const cuuint64_t x_strides[1] = {
       static_cast<cuuint64_t>(args.batch > 1 ? args.stride_x * x_bytes : round16(args.count * x_bytes))};
   const cuuint32_t x_box[2] = {static_cast<cuuint32_t>(kColumns), 1};
-  if (!encode_map<TA>(maps.a, args.A, 3, a_sizes, a_strides, a_box) ||
-      !encode_map<TX>(maps.x, args.x, 2, x_sizes, x_strides, x_box)) {
-    return false;
-  }
+  if (!encode_map<TX>(maps.x, args.x, 2, x_sizes, x_strides, x_box)) return false;
 
   // Splits of the reduction only where the tiles leave most SMs idle (tall-skinny A),
   // then enough to fill the block slots: their partial sums and handshake cost about
@@ -732,8 +749,8 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   if (splits > 1) attach_axpy_partials(args, tiles_per_batch, splits, state);
   if (policy.trace) {
     trace_call("axpy tma", args);
-    std::fprintf(stderr, "tile %lld x %lld, stages %lld, splits %lld, %lld blocks (%lld slots)\n",
-                 static_cast<long long>(kTile), static_cast<long long>(kColumns),
+    std::fprintf(stderr, "tile %lld x %lld, %d classes, stages %lld, splits %lld, %lld blocks (%lld slots)\n",
+                 static_cast<long long>(kTile), static_cast<long long>(kColumns), classes,
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits), static_cast<long long>(slots));
   }
@@ -790,9 +807,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
                                  policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
     return false;
   }
-  if (words == 16) return axpy_tma_with<TA, TX, TY, Acc, 16>(args, state);
-  if (words == 8) return axpy_tma_with<TA, TX, TY, Acc, 8>(args, state);
-  return axpy_tma_with<TA, TX, TY, Acc, 4>(args, state);
+  const bool realigned = !aligned16(args.A) || args.lda * static_cast<index_t>(sizeof(TA)) % 16 != 0;
+  const auto with = [&](auto realigned_tag) {
+    constexpr bool kRealigned = decltype(realigned_tag)::value;
+    if (words == 16) return axpy_tma_with<TA, TX, TY, Acc, 16, kRealigned>(args, state);
+    if (words == 8) return axpy_tma_with<TA, TX, TY, Acc, 8, kRealigned>(args, state);
+    return axpy_tma_with<TA, TX, TY, Acc, 4, kRealigned>(args, state);
+  };
+  return realigned ? with(std::true_type{}) : with(std::false_type{});
 }
 
 // The Axpy form's short vectors read as one flat run of granules (axpy_flat_kernel):
@@ -952,7 +974,19 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
   const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
-  if (aligned && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes &&
+  // Unaligned vectors of 4- and 8-byte types from axpy_tma_unaligned_min_bytes too,
+  // realigned in shared memory (classes of vectors, gemv_axpy_tma.cuh). Same run, three
+  // rounds, fp32 row T against the register kernel's interleaved layout: 5121^2 42.3 ->
+  // 40.1 us, 5889^2 52.4 -> 49.8, 6145^2 58.0 -> 53.9, 7681^2 85.8 -> 83.0, 8193^2 97.5 ->
+  // 92.8, 8449^2 104.5 -> 99.8; but 4609^2 (81 MiB, 73 tiles for 132 SMs) 34.2 -> 36.3,
+  // 4865^2 (90 MiB) even, 2305^2 12.3 -> 13.0, 4099 x 1031 11.3 -> 13.9, 2817^2-4097^2
+  // within 2 %; fp64 col N 3585^2 39.8 -> 38.3, 4097^2 50.2 -> 48.4 (3073^2, 72 MiB, 31.6
+  // -> 29.5; 2817^2 and 4609^2 even); bf16 (8 classes, 8 boxes a stage) slower at every
+  // order measured, 2305^2-12801^2 (5121^2 24.0 -> 33.6 us). More stages (6, 8) slower.
+  const bool tma_unaligned =
+      !aligned && matrix_bytes >= policy.axpy_tma_unaligned_min_bytes &&
+      (policy.axpy_tma_unaligned == 2 || (policy.axpy_tma_unaligned == 1 && sizeof(TA) >= 4));
+  if ((aligned || tma_unaligned) && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes &&
       axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
     return;
   }

@@ -82,6 +82,8 @@ GemvPolicy parse(const char* text) {
       {"trace", &policy.trace},
       {"early_launch", &policy.early_launch},
       {"early_launch_tma", &policy.early_launch_tma},
+      {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
+      {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
       {"max_workspace_bytes", &policy.max_workspace_bytes},
   };
   std::stringstream items(text);
@@ -130,7 +132,7 @@ GemvPolicy parse(const char* text) {
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_whole_rounds > 1 || policy.axpy_flat > 2 || policy.dot_flat > 2 ||
       policy.dot_split_one_wave > 1 || policy.cluster_one_wave > 1 ||
-      policy.axpy_flat_blocks_per_sm < 1 ||
+      policy.axpy_flat_blocks_per_sm < 1 || policy.axpy_tma_unaligned > 2 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
        policy.axpy_tma_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
@@ -138,7 +140,7 @@ GemvPolicy parse(const char* text) {
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
-                          "axpy_tma_words 0, 4, 8 or 16, early_launch and early_launch_tma 0, 1 or 2, "
+                          "axpy_tma_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
                           "axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "

@@ -190,6 +190,13 @@ struct GemvPolicy {
   // fixes the tile width, 0 chooses it (see axpy_tma in gemv_cuda.cu). Against the
   // register kernel, graph replay: fp32 1024^2 6.2 -> 4.1 us, bf16 2048^2 8.1 -> 5.7,
   // bf16 6408^2 35.0 -> 30.5, bf16 7680^2 (112 MiB) 43.5 -> 40.6; below 1 MiB even.
+  // Axpy form, unaligned vectors (lda not a multiple of 16 bytes, or A off a 16-byte
+  // boundary) through the TMA kernel, realigned in shared memory (one tensor map per
+  // class of vectors, gemv_axpy_tma.cuh) from axpy_tma_unaligned_min_bytes, where aligned
+  // vectors would take it (the large-matrix rule): 1 for 4- and 8-byte types, 2 for
+  // every type, 0 never. Figures in axpy() (gemv_cuda.cu).
+  index_t axpy_tma_unaligned = 1;
+  index_t axpy_tma_unaligned_min_bytes = index_t(96) << 20;
   index_t axpy_tma_min_bytes = index_t(1) << 20;
   index_t axpy_tma_max_bytes = index_t(120) << 20;
   index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;

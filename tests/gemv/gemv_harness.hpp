@@ -84,13 +84,17 @@ double gemv_tolerance(index_t reduction_length, double magnitude, double want) {
 }
 
 // A and the logical values of x for one shape, reused across calls that vary
-// alpha, beta and the increments.
+// alpha, beta and the increments. A lies `misalign` elements past a 64-byte boundary,
+// x and y `vector_misalign` (the same unless given).
 template <typename TA, typename TX = TA>
 class GemvOperands {
  public:
-  GemvOperands(Layout layout, Op op, index_t m, index_t n, index_t lda, std::size_t misalign)
+  static constexpr std::size_t kSameMisalign = ~std::size_t(0);
+  GemvOperands(Layout layout, Op op, index_t m, index_t n, index_t lda, std::size_t misalign,
+               std::size_t vector_misalign = kSameMisalign)
       : op_(op),
         misalign_(misalign),
+        vector_misalign_(vector_misalign == kSameMisalign ? misalign : vector_misalign),
         A_(layout, m, n, lda, misalign),
         x_values_(static_cast<std::size_t>(x_length(op, m, n))) {}
 
@@ -141,6 +145,7 @@ class GemvOperands {
   const std::vector<TX>& x_values() const { return x_values_; }
   Op op() const { return op_; }
   std::size_t misalign() const { return misalign_; }
+  std::size_t vector_misalign() const { return vector_misalign_; }
   index_t m() const { return A_.rows(); }
   index_t n() const { return A_.cols(); }
   index_t x_size() const { return x_length(op_, m(), n()); }
@@ -151,6 +156,7 @@ class GemvOperands {
  private:
   Op op_;
   std::size_t misalign_;
+  std::size_t vector_misalign_;
   GuardedMatrix<TA> A_;
   std::vector<TX> x_values_;
   std::vector<long double> product_;
@@ -187,6 +193,7 @@ std::string describe_call(const GemvOperands<TA, TX>& operands, Scalar<TA> alpha
        << " n=" << operands.n() << " lda=" << operands.A().ld() << " incx=" << incx
        << " incy=" << incy << " alpha=" << alpha << " beta=" << beta
        << " misalign=" << operands.misalign();
+  if (operands.vector_misalign() != operands.misalign()) text << " vector_misalign=" << operands.vector_misalign();
   return text.str();
 }
 
@@ -203,7 +210,7 @@ bool check_gemv(const GemvOperands<TA, TX>& operands, Scalar<TA> alpha, Scalar<T
   const GuardedMatrix<TA>& A = operands.A();
   const index_t m = operands.m(), n = operands.n();
   const index_t y_size = operands.y_size();
-  const std::size_t misalign = operands.misalign();
+  const std::size_t misalign = operands.vector_misalign();
   const StridedVector<TX> x(operands.x_values(), incx, misalign);
   const std::vector<TA> a_snapshot = A.buffer().snapshot();
   const std::vector<TX> x_snapshot = x.buffer().snapshot();

@@ -286,6 +286,43 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) with stored vectors that do
+// not start on 16-byte boundaries (lda not a multiple of 16 bytes, or A off one)
+// while x and y are aligned and contiguous, 1-3 MiB and about 100 MiB: the Cuda backend
+// may read them through the TMA unit, one tensor map per class of vectors that share
+// an offset from a 16-byte boundary (2 or 4 classes here). Counts that leave the classes unequal,
+// lengths that end inside a tile, NaN in lda's padding, beta = 0 over a poisoned y;
+// under FASTMV_TEST_QUICK too (the sanitizer runs take the kernel from here).
+TYPED_TEST(GemvRandomTest, AxpyFormUnalignedVectors) {
+  using T = TypeParam;
+  struct Shape {
+    index_t count, length;
+  };
+  std::vector<Shape> shapes =
+      kBackend == fastmv::Backend::Cuda ? std::vector<Shape>{{1031, 700}, {517, 1283}} : std::vector<Shape>{{67, 45}};
+  // About 100 MiB, where the Cuda backend's default choices take the TMA kernel (1-3 MiB
+  // only under a policy override: scripts/gpu.sh).
+  if (kBackend == fastmv::Backend::Cuda && !quick_mode()) shapes.push_back({1031, 102403 / index_t(sizeof(T))});
+  for (const Shape shape : shapes) {
+    for (const auto& [lda_extra, misalign] :
+         {std::pair<index_t, std::size_t>{1, 0}, {2, 0}, {3, 0}, {0, 1}, {3, 1}, {0, 3}}) {
+      for (const Layout layout : kLayouts) {
+        const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign, 0);
+        operands.fill_random(this->random());
+        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+        const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+        if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
+            !check_gemv(operands, T(1), T(0), 1, 1, poisoned, thread_counts(false))) {
+          return;
+        }
+      }
+    }
+  }
+}
+
 // Op::ConjTrans is Op::Trans for real types.
 TYPED_TEST(GemvRandomTest, ConjTransIsTrans) {
   using T = TypeParam;

@@ -342,6 +342,34 @@ TYPED_TEST(GemvStridedBatchedTest, AlignedProducts) {
   }
 }
 
+// Unaligned stored vectors (lda 1 or 3 past a multiple of 8 elements) in matrices
+// 16-byte aligned apart, with x and y aligned and contiguous: every matrix's vectors
+// lie at the same offsets from 16-byte boundaries, so the Cuda backend's Axpy form
+// (row-major Trans, column-major NoTrans) may read the batch through the TMA unit,
+// one tensor map per class of vectors (3 matrices of about 1 MiB there; small ones
+// elsewhere). Every layout x op, beta = 0 over NaN in y.
+TYPED_TEST(GemvStridedBatchedTest, UnalignedVectorsAlignedStrides) {
+  using S = typename TestFixture::S;
+  const bool cuda = kBackend == fastmv::Backend::Cuda;
+  const index_t m = cuda ? 517 : 37, n = cuda ? 509 : 29;
+  for (const index_t extra : {1, 3}) {
+    for (const Layout layout : kLayouts) {
+      for (const Op op : kOps) {
+        BatchGeometry g = make_geometry(Placement::Tight, layout, op, m, n, 3);
+        g.lda += extra;
+        const auto round8 = [](index_t value) { return (value + 7) / 8 * 8; };
+        g.stride_a = round8(g.a_span()) + 8;
+        g.stride_x = round8(g.x_size());
+        g.stride_y = round8(g.y_size()) + 8;
+        if (!this->check_batch(g, S(-0.7), S(0.5), 0, "unaligned vectors") ||
+            !this->check_batch(g, S(1), S(0), 0, "unaligned vectors")) {
+          return;
+        }
+      }
+    }
+  }
+}
+
 // Attention decode: per head, scores = K q (K: sequence x head size, NoTrans) and
 // out = V^T p (Trans): 32 heads of 1000 x 128 on the Cuda backend, 8 heads of
 // 200 x 64 elsewhere and under FASTMV_TEST_QUICK; also one query shared by all
