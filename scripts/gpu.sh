@@ -70,12 +70,13 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # Axpy vectors interleaved for every type and tile width; then the
 # TMA Axpy kernel at every size (short vectors too, which the staged kernel would take;
 # unaligned vectors of every type, realigned in shared memory, which by default it takes
-# only for 4- and 8-byte types from 96 MiB), once with its choices and once with the widest tile,
+# only for 4- and 8-byte types from 96 MiB; every grid launched early, which by default
+# 4-word tiles are only up to 64 blocks), once with its choices and once with the widest tile,
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0'
-tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
+tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,early_launch_tma_narrow_max_blocks=1000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips

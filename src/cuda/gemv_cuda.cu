@@ -754,7 +754,10 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
                  static_cast<long long>(tiles * splits), static_cast<long long>(slots));
   }
-  const index_t early = early_launch(state, /*tma=*/true);
+  // Early launch slowed the narrowest tiles where there are many of them (GemvPolicy).
+  const index_t early = kWords == 4 && tiles * splits > policy.early_launch_tma_narrow_max_blocks
+                            ? 0
+                            : early_launch(state, /*tma=*/true);
   args.prefetch = early == 2 ? 1 : 0;
   launch(kernel,
          dim3(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits), static_cast<unsigned>(args.batch)),
@@ -763,7 +766,8 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
 }
 
 // The TMA kernel's tile width, 4, 8 or 16 words of each vector: the widest whose tiles
-// still occupy half the SMs, else 4. Narrow tiles (64 bytes of each vector) spread small
+// still occupy half the SMs (16 words: more than half), else 4, and 8 words at least for
+// vectors 16 bytes into a 32-byte sector (figures at GemvPolicy::axpy_tma_wide_tiles_percent). Narrow tiles (64 bytes of each vector) spread small
 // matrices over more SMs (bf16 1024^2: 3.8 us against 5.1 with 128-byte tiles), wide ones
 // read DRAM better once every SM has a tile (bf16 6400^2, 100 tiles of 128 bytes: 31.1
 // us against 36.8 with 200 of 64; fp32 4360^2, 69 tiles of 256 bytes: 27.7 against 30.9).
@@ -792,12 +796,15 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   if (!fits) return false;
   index_t words = policy.axpy_tma_words;
   if (words == 0) {
-    words = 4;
-    for (index_t w = 16; w > 4; w /= 2) {
-      if (2 * ceil_div(args.length, w * V) * args.batch >= state.multiprocessors) {
-        words = w;
-        break;
-      }
+    const auto tiles_percent = [&](index_t w) { return 100 * ceil_div(args.length, w * V) * args.batch; };
+    const index_t sms = state.multiprocessors;
+    words = tiles_percent(16) >= policy.axpy_tma_widest_tiles_percent * sms ? 16
+            : tiles_percent(8) >= policy.axpy_tma_wide_tiles_percent * sms  ? 8
+                                                                              : 4;
+    const index_t straddle_words = policy.axpy_tma_straddle_min_words;
+    if (args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 16 && straddle_words > words &&
+        tiles_percent(straddle_words) >= policy.axpy_tma_straddle_min_tiles_percent * sms) {
+      words = straddle_words;
     }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have

@@ -57,6 +57,10 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_max_bytes", &policy.axpy_tma_max_bytes},
       {"axpy_tma_max_bytes_2byte", &policy.axpy_tma_max_bytes_2byte},
       {"axpy_tma_words", &policy.axpy_tma_words},
+      {"axpy_tma_wide_tiles_percent", &policy.axpy_tma_wide_tiles_percent},
+      {"axpy_tma_widest_tiles_percent", &policy.axpy_tma_widest_tiles_percent},
+      {"axpy_tma_straddle_min_words", &policy.axpy_tma_straddle_min_words},
+      {"axpy_tma_straddle_min_tiles_percent", &policy.axpy_tma_straddle_min_tiles_percent},
       {"axpy_staged_max_vector_bytes", &policy.axpy_staged_max_vector_bytes},
       {"axpy_staged_min_bytes", &policy.axpy_staged_min_bytes},
       {"dot_split_one_wave", &policy.dot_split_one_wave},
@@ -82,6 +86,7 @@ GemvPolicy parse(const char* text) {
       {"trace", &policy.trace},
       {"early_launch", &policy.early_launch},
       {"early_launch_tma", &policy.early_launch_tma},
+      {"early_launch_tma_narrow_max_blocks", &policy.early_launch_tma_narrow_max_blocks},
       {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
       {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
       {"max_workspace_bytes", &policy.max_workspace_bytes},
@@ -134,13 +139,15 @@ GemvPolicy parse(const char* text) {
       policy.dot_split_one_wave > 1 || policy.cluster_one_wave > 1 ||
       policy.axpy_flat_blocks_per_sm < 1 || policy.axpy_tma_unaligned > 2 ||
       (policy.axpy_tma_words != 0 && policy.axpy_tma_words != 4 && policy.axpy_tma_words != 8 &&
-       policy.axpy_tma_words != 16)) {
+       policy.axpy_tma_words != 16) ||
+      (policy.axpy_tma_straddle_min_words != 0 && policy.axpy_tma_straddle_min_words != 4 &&
+       policy.axpy_tma_straddle_min_words != 8 && policy.axpy_tma_straddle_min_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
                           "dot_rows 0, 1, 2 or 4, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
-                          "axpy_tma_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "
+                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
                           "axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "

@@ -203,6 +203,25 @@ struct GemvPolicy {
   index_t axpy_tma_stages = 4;
   index_t axpy_tma_min_stages_per_split = 4;
   index_t axpy_tma_words = 0;
+  // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
+  // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16
+  // words), and no narrower than axpy_tma_straddle_min_words words where every other
+  // vector starts 16 bytes into a 32-byte sector (lda * sizeof(TA) an odd multiple of
+  // 16: 2-byte types at orders 8 past a multiple of 16), whose 64-byte box rows touch 3
+  // sectors for 2, if those tiles number at least axpy_tma_straddle_min_tiles_percent of
+  // the SMs (0 words: no floor). Same run, three rounds, against 50 % for both widths and
+  // no floor: bf16 col N 8448^2 (66 tiles of 16 words or 132 of 8) 51.7 -> 48.8 us;
+  // straddled bf16 2312^2 8.73 -> 8.05, 3848^2 15.48 -> 14.15, 4104^2 17.19 -> 15.48, 4104
+  // x 11016 37.24 -> 34.38, fp32 2052^2 10.37 -> 9.57; but the floor slowed 1032^2 (17
+  // tiles, 4.34 -> 6.74) and 1544^2 (25 tiles, 5.61 -> 7.59), and 8-word tiles at 60 %
+  // slowed bf16 4352^2-4864^2 by 5-11 % (68-76 tiles of 8 words against 136-152 of 4).
+  // 16-word tiles lose at exactly half the SMs but not above it: 60 % against 50 %, fp32
+  // row T 4224^2 (66 tiles) 27.3 -> 26.3, bf16 8456^2 52.1 -> 51.5, but 4360^2 (69 tiles)
+  // 28.7 -> 30.7, 4872^2 (77) 34.3 -> 36.6, bf16 8712^2 54.7 -> 59.9; hence 51 %.
+  index_t axpy_tma_wide_tiles_percent = 50;
+  index_t axpy_tma_widest_tiles_percent = 51;
+  index_t axpy_tma_straddle_min_words = 8;
+  index_t axpy_tma_straddle_min_tiles_percent = 25;
   // ... and above axpy_tma_max_bytes(_2byte) where its tiles are at least 8 words wide
   // and number at most this percentage of the SMs (about one an SM; 0: never; see
   // axpy_tma in gemv_cuda.cu).
@@ -223,9 +242,17 @@ struct GemvPolicy {
   // Back-to-back calls, same run, against 0: 1.09x faster over a sweep of square
   // orders 512-12800 (most at 1-16 MiB: bf16 2048^2 Dot 7.26 -> 5.60 us), 2 1.10x.
   index_t early_launch = 2;
-  // ... for the TMA Axpy kernel, which early launch made slower (bf16 4096^2 15.3 ->
-  // 16.9 us, with its L2 prefetch 17.9; fp32 2048^2 9.6 -> 10.0 -> 11.4).
-  index_t early_launch_tma = 0;
+  // ... for the TMA Axpy kernel (0, 1 or 2 as above), and with tiles of 4 words only
+  // where its grid has at most early_launch_tma_narrow_max_blocks blocks. Same run, three
+  // rounds, row T, early (1) against not (0): tiles of 8 and 16 words 1-3 % faster
+  // (bf16 4352^2 16.99 -> 16.47 us, 5888^2 26.75 -> 26.04, 8192^2 47.03 -> 46.28, 4096 x
+  // 11008 33.59 -> 32.84; fp32 4608^2 32.16 -> 31.27, 6144^2 52.61 -> 51.55), 4-word
+  // tiles 10-15 % faster up to 64 tiles (bf16 1024^2 4.75 -> 4.07, 1536^2 5.61 -> 4.79,
+  // 2048^2 6.66 -> 5.97) but slower from 73 (bf16 2312^2 8.58 -> 9.46, 3848^2 15.41 ->
+  // 16.96, 4096^2 14.83 -> 15.87; fp32 2048^2, 128 tiles, 9.35 -> 9.94). With the L2
+  // prefetch (2) slower (bf16 4096^2 15.3 -> 17.9 in an earlier session).
+  index_t early_launch_tma = 1;
+  index_t early_launch_tma_narrow_max_blocks = 64;
 
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
