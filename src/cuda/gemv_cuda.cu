@@ -990,8 +990,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // within 2 %; fp64 col N 3585^2 39.8 -> 38.3, 4097^2 50.2 -> 48.4 (3073^2, 72 MiB, 31.6
   // -> 29.5; 2817^2 and 4609^2 even); bf16 (8 classes, 8 boxes a stage) slower at every
   // order measured, 2305^2-12801^2 (5121^2 24.0 -> 33.6 us). More stages (6, 8) slower.
+  // fp64 from 56 MiB (twenty-first session, the TMA kernel launched early; same run, three
+  // rounds, col N, from 16 MiB against 96): 2817^2 (60 MiB) 26.2 -> 25.2 us, 3073^2 31.6 ->
+  // 29.0; but 2049^2 (32 MiB) 16.1 -> 18.7, 2305^2 (41 MiB) 19.2 -> 19.5. fp32 gained nowhere
+  // under 90 MiB (2049^2-4609^2 1-20 % slower, 4865^2 38.3 -> 37.8).
+  const index_t unaligned_min_bytes =
+      sizeof(TA) == 8 ? std::min(policy.axpy_tma_unaligned_min_bytes, policy.axpy_tma_unaligned_min_bytes_8byte)
+                      : policy.axpy_tma_unaligned_min_bytes;
   const bool tma_unaligned =
-      !aligned && matrix_bytes >= policy.axpy_tma_unaligned_min_bytes &&
+      !aligned && matrix_bytes >= unaligned_min_bytes &&
       (policy.axpy_tma_unaligned == 2 || (policy.axpy_tma_unaligned == 1 && sizeof(TA) >= 4));
   if ((aligned || tma_unaligned) && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes &&
       axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {

@@ -89,6 +89,7 @@ GemvPolicy parse(const char* text) {
       {"early_launch_tma_narrow_max_blocks", &policy.early_launch_tma_narrow_max_blocks},
       {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
       {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
+      {"axpy_tma_unaligned_min_bytes_8byte", &policy.axpy_tma_unaligned_min_bytes_8byte},
       {"max_workspace_bytes", &policy.max_workspace_bytes},
   };
   std::stringstream items(text);

@@ -194,9 +194,11 @@ struct GemvPolicy {
   // boundary) through the TMA kernel, realigned in shared memory (one tensor map per
   // class of vectors, gemv_axpy_tma.cuh) from axpy_tma_unaligned_min_bytes, where aligned
   // vectors would take it (the large-matrix rule): 1 for 4- and 8-byte types, 2 for
-  // every type, 0 never. Figures in axpy() (gemv_cuda.cu).
+  // every type, 0 never; 8-byte types from the smaller of axpy_tma_unaligned_min_bytes
+  // and axpy_tma_unaligned_min_bytes_8byte. Figures in axpy() (gemv_cuda.cu).
   index_t axpy_tma_unaligned = 1;
   index_t axpy_tma_unaligned_min_bytes = index_t(96) << 20;
+  index_t axpy_tma_unaligned_min_bytes_8byte = index_t(56) << 20;
   index_t axpy_tma_min_bytes = index_t(1) << 20;
   index_t axpy_tma_max_bytes = index_t(120) << 20;
   index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;
