@@ -767,10 +767,11 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
 
 // The TMA kernel's tile width, 4, 8 or 16 words of each vector: the widest whose tiles
 // still occupy half the SMs (16 words: more than half), else 4, and 8 words at least for
-// vectors 16 bytes into a 32-byte sector (figures at GemvPolicy::axpy_tma_wide_tiles_percent). Narrow tiles (64 bytes of each vector) spread small
-// matrices over more SMs (bf16 1024^2: 3.8 us against 5.1 with 128-byte tiles), wide ones
-// read DRAM better once every SM has a tile (bf16 6400^2, 100 tiles of 128 bytes: 31.1
-// us against 36.8 with 200 of 64; fp32 4360^2, 69 tiles of 256 bytes: 27.7 against 30.9).
+// vectors 16 bytes into a 32-byte sector (figures at GemvPolicy::axpy_tma_wide_tiles_percent).
+// Narrow tiles (64 bytes of each vector) spread small matrices over more SMs (bf16
+// 1024^2: 3.8 us against 5.1 with 128-byte tiles), wide ones read DRAM better once every
+// SM has a tile (bf16 6400^2, 100 tiles of 128 bytes: 31.1 us against 36.8 with 200 of 64;
+// fp32 4360^2, 69 tiles of 256 bytes: 27.7 against 30.9).
 //
 // Above axpy_tma_max_bytes(_2byte) (`large`), only where that tiling gives each SM at
 // most about one tile (axpy_tma_large_max_tiles_percent of the SM count) of at least 8
