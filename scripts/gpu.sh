@@ -98,6 +98,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB).
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
+  # Unaligned Dot rows read unshifted wherever that kernel can take them (by default 4-byte
+  # types and 2-byte types of 16-64 rows an SM), two and four rows a group.
+  step tests-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2 "$cuda_test" --gtest_brief=1
+  step tests-dot-shifted-4 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
+    "$cuda_test" --gtest_brief=1
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
@@ -121,6 +126,8 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   # Unaligned Axpy vectors of every type realigned (by default 2-byte types and small
   # matrices), and groups of 128 and 256 lanes, whose vectors start at different offsets.
   step sanitizer-memcheck-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-memcheck-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-wide-groups compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
     --gtest_filter='*UnalignedFewLongVectors*'

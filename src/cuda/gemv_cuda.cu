@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <numeric>
 
 #include "cuda/gemv/gemv_axpy.cuh"
 #include "cuda/gemv/gemv_axpy_tma.cuh"
@@ -427,18 +428,58 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool few_rows_2byte =
       sizeof(TA) == 2 &&
       ceil_div(args.count * args.batch, state.multiprocessors) <= policy.dot_two_rows_2byte_max_rows_per_sm;
-  const int rows = !aligned                           ? 1
-                   : policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
-                   : sizeof(TA) == 4 || few_rows_2byte ? 2
-                                                      : 1;
+  const int aligned_rows = policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
+                           : sizeof(TA) == 4 || few_rows_2byte ? 2
+                                                              : 1;
+  const index_t groups = kBlockThreads / lanes;
+  // Unaligned rows, every `period`-th of which lies the same distance past a 16-byte
+  // boundary: read unshifted, kRows rows `period` apart a group, x from any element
+  // (dot_kernel's kShifted; dot_shifted), where a block has `period` groups of rows or
+  // more; else realigned one row a group.
+  // By default (dot_shifted 1): 4-byte types up to dot_shifted_4byte_max_rows_per_sm
+  // rows an SM, 4 rows a group from dot_shifted_rows4_min_rows_per_sm to
+  // dot_shifted_rows4_max_rows_per_sm (else 2, as aligned rows); 2-byte types from
+  // dot_shifted_2byte_min_rows_per_sm to dot_shifted_2byte_max_rows_per_sm, 4 rows a
+  // group (one row a group reads 8 elements of x a word; 2 did not gain). Same run,
+  // three rounds, row N, realigned -> shifted: fp32 2049^2 8.47 -> 7.44 us (2 rows),
+  // 2305^2 12.25 -> 11.06 (4), 4353^2 32.94 -> 30.29 (4), 4865^2 39.39 -> 36.98 (4), 8193^2
+  // 96.7 -> 92.0 (2); bf16 4353^2 21.70 -> 18.94, 5889^2 30.92 -> 28.36, 6401^2 36.47 ->
+  // 32.48, 8193^2 50.98 -> 50.69. Outside: fp32 12801^2 (97 rows an SM) 219.2 -> 221.6,
+  // 2049^2 with 4 rows 8.47 -> 9.65, 5889^2 (44.6) with 4 rows 51.9 -> 53.7; bf16 2049^2
+  // 5.89 -> 7.32, 3073^2 (23) 10.53 -> 10.95, 3585^2 12.71 -> 13.01 (fewer blocks than
+  // SMs), 12801^2 118.6 -> 122.7 (2305^2 and 2561^2 gained 2-13 %; left out).
+  const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
+  const auto rows_between = [&](index_t least, index_t most) {  // rows an SM
+    return args.count * args.batch >= least * state.multiprocessors &&
+           args.count * args.batch <= most * state.multiprocessors;
+  };
+  const bool rows4_band = sizeof(TA) == 2
+                              ? rows_between(policy.dot_shifted_2byte_min_rows_per_sm,
+                                             policy.dot_shifted_2byte_max_rows_per_sm)
+                              : rows_between(policy.dot_shifted_rows4_min_rows_per_sm,
+                                             policy.dot_shifted_rows4_max_rows_per_sm);
+  const int shifted_rows = policy.dot_shifted_rows != 0 ? static_cast<int>(policy.dot_shifted_rows)
+                           : rows4_band                 ? 4
+                                                        : aligned_rows;
+  const bool shifted_wanted =
+      policy.dot_shifted == 2 ||
+      (policy.dot_shifted == 1 &&
+       ((sizeof(TA) == 4 && rows_between(0, policy.dot_shifted_4byte_max_rows_per_sm)) ||
+        (sizeof(TA) == 2 && rows4_band)));
+  const auto min_groups_k_for = [&](index_t r) {
+    return std::min(groups, pow2_ceil(ceil_div(groups, ceil_div(args.count, r))));
+  };
+  const bool shifted = !aligned && shifted_wanted && lanes != 4 &&
+                       reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) == 0 && args.count >= period &&
+                       min_groups_k_for(shifted_rows) * period <= groups;
+  const int rows = shifted ? shifted_rows : !aligned ? 1 : aligned_rows;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);
   // and 4 for rows shorter than one round of 8 (fp64 1048576 x 128 row N, 64 words a
   // row for rounds of 256, ran at a third of cuBLAS's speed).
-  const bool deep = policy.dot_unroll == 0 ? aligned && sizeof(TA) >= 4 && words >= 8 * lanes
-                                           : policy.dot_unroll == 8;
-  const index_t groups = kBlockThreads / lanes;
+  const bool deep = !shifted && (policy.dot_unroll == 0 ? aligned && sizeof(TA) >= 4 && words >= 8 * lanes
+                                                        : policy.dot_unroll == 8);
 
   // The variant: lanes (32, 8 or 4) x rows and words in flight per row (4 x 2, 1 x 4,
   // 1 x 8) x aligned.
@@ -448,6 +489,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if constexpr (L == 4) {  // rows of at most 16 words: one round of 4 words a lane
       if (aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true>;
       return aligned ? dot_kernel<TA, TX, TY, Acc, L, 1, 4, true> : dot_kernel<TA, TX, TY, Acc, L, 1, 4, false>;
+    }
+    if (shifted) {
+      if (rows == 4) return dot_kernel<TA, TX, TY, Acc, L, 4, 2, true, true>;
+      if (rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true, true>;
+      return dot_kernel<TA, TX, TY, Acc, L, 1, 4, true, true>;
     }
     if (aligned && rows == 4) return dot_kernel<TA, TX, TY, Acc, L, 4, 2, true>;
     if (aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true>;
@@ -478,15 +524,15 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const auto blocks_for = [&](index_t groups_k) {
     return ceil_div(args.count, (groups / groups_k) * rows) * args.batch;
   };
-  const index_t min_groups_k =
-      std::min(groups, pow2_ceil(ceil_div(groups, ceil_div(args.count, rows))));
+  const index_t min_groups_k = min_groups_k_for(rows);
+  const index_t max_groups_k = shifted ? groups / period : groups;  // shifted: period groups of rows
   SplitChoice split;
   split.groups_k = min_groups_k;
   if (blocks_for(min_groups_k) >= slots / 2) {
     // Enough rows: the groups_k that best fills the waves of block slots (a grid of
     // 1.03 waves, 4352^2 fp32, ran at 58 % of the read ceiling).
     split = choose_split([&](index_t groups_k, index_t) { return blocks_for(groups_k); },
-                         std::max(max_k, min_groups_k), min_groups_k, groups, 1, slots);
+                         std::max(max_k, min_groups_k), min_groups_k, max_groups_k, 1, slots);
   } else {
     // Too few rows: more groups per row, then more blocks, down to
     // dot_split_min_words_per_thread words per thread (one round of loads).
@@ -494,7 +540,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // bf16 made 12 splits of 8334 elements for rounds of 8192, two rounds (two
     // memory latencies) a thread.
     const index_t few_max_k = std::max<index_t>(1, ceil_div(words, lanes * policy.dot_split_min_words_per_thread));
-    while (split.groups_k < groups && blocks_for(split.groups_k) < slots / 2 &&
+    while (split.groups_k < max_groups_k && blocks_for(split.groups_k) < slots / 2 &&
            2 * split.groups_k <= few_max_k) {
       split.groups_k *= 2;
     }
@@ -530,6 +576,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   splits = ceil_div(args.length, args.split_length);
   args.splits = static_cast<int>(splits);
   args.groups_k = static_cast<int>(split.groups_k);
+  args.row_period = static_cast<int>(period);
 
   const index_t block_rows = (groups / split.groups_k) * rows;
   const index_t blocks = ceil_div(args.count, block_rows);
@@ -585,7 +632,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     std::fprintf(stderr,
                  "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
                  "x packed %d\n",
-                 lanes, rows, unroll, aligned ? "aligned" : "unaligned",
+                 lanes, rows, unroll, aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(blocks * splits * batch_z),
                  static_cast<long long>(slots), x_packed ? 1 : 0);

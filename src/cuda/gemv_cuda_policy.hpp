@@ -47,6 +47,21 @@ struct GemvPolicy {
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against
   // 2983 GB/s in one run).
   index_t dot_rows = 0;
+  // Dot form, unaligned rows: read unshifted, rows that lie the same distance past a
+  // 16-byte boundary a group, x from any element (dot_kernel's kShifted), where the
+  // dispatcher's rule takes it (1; figures in dot() in gemv_cuda.cu), everywhere it can
+  // run (2), or nowhere (0: each row realigned in registers).
+  index_t dot_shifted = 1;
+  // ... with this many rows a group (1, 2 or 4; 0: the rule's).
+  index_t dot_shifted_rows = 0;
+  // ... 4-byte types up to this many rows an SM ...
+  index_t dot_shifted_4byte_max_rows_per_sm = 64;
+  // ... with 4 rows a group from this many rows an SM up to the next (else 2) ...
+  index_t dot_shifted_rows4_min_rows_per_sm = 16;
+  index_t dot_shifted_rows4_max_rows_per_sm = 40;
+  // ... and 2-byte types, 4 rows a group, from this many up to the next (else realigned).
+  index_t dot_shifted_2byte_min_rows_per_sm = 32;
+  index_t dot_shifted_2byte_max_rows_per_sm = 64;
   // ... and for 2-byte types (aligned rows, dot_rows 0): 2 rows a group where there are at
   // most this many rows an SM (count x batch), else 1. Two rows halve the x each row
   // reads again from L2 (x is in fp32 or A's type, 2-4 bytes an element of A's 2: with

@@ -229,6 +229,14 @@ __device__ __forceinline__ void load_cached_vector(const T* pointer, Acc* out) {
   }
 }
 
+// Count elements from any element boundary through L1, one load each (the Dot form's
+// x for rows that lie off a 16-byte boundary, dot_kernel's kShifted).
+template <typename T, typename Acc, int Count>
+__device__ __forceinline__ void load_cached_elements(const T* pointer, Acc* out) {
+#pragma unroll
+  for (int i = 0; i < Count; ++i) out[i] = to_acc(__ldg(pointer + i));
+}
+
 // Everything a kernel needs, as one by-value parameter.
 template <typename TA, typename TX, typename TY, typename Acc>
 struct GemvArgs {
@@ -266,6 +274,9 @@ struct GemvArgs {
   // Always 0, but unknown to the compiler: `after(pointer, words)` (below) makes loads
   // depend on earlier ones through it.
   unsigned zero;
+  // Dot form, rows off 16-byte boundaries read without realignment (dot_kernel's
+  // kShifted): every row_period-th row lies the same distance past a boundary.
+  int row_period;
 };
 
 // `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at

@@ -6,7 +6,9 @@
 // `splits` blocks, share one row when there are too few rows to fill the GPU. x is
 // always 16-byte aligned and contiguous here (the dispatcher packs it otherwise) and
 // read in 16-byte words through L1; rows at any alignment are read in aligned 16-byte
-// words and shifted into place in registers.
+// words, either shifted into place in registers (one row a group) or taken as they lie
+// against x read from the matching element (kShifted: rows that share their offset from
+// a 16-byte boundary, several a group).
 //
 // dot_balanced_kernel: aligned rows of whole words, one wave of blocks whose warps each
 // take an equal run of words across row ends (where dot_kernel's grid would leave its
@@ -28,16 +30,24 @@ namespace fastmv::gemv_cuda {
 // the pair into place (realign, gemv_common.cuh), so that x (16-byte aligned,
 // contiguous: the dispatcher makes a compact copy when it is not) is read in words at
 // any alignment of A.
+// kShifted (with kAligned): rows off 16-byte boundaries whose every row_period-th row
+// lies the same distance d past one (the dispatcher's condition). A group takes kRows
+// rows row_period apart, so that all of its rows share d, and reads each as the
+// aligned words wholly inside it, unshifted: word c / V of a row (c a multiple of V)
+// holds its elements c - d ... c - d + V - 1, which multiply x[c - d] ..., read from
+// L1 one element a load (x is shared by the kRows rows; no shuffles, no realignment).
+// The row's first V - d elements and its last ones are edges, as aligned rows' tails.
 // Registers: one row with 4 words in flight is held to 64 (4 blocks per SM), the
 // deeper variants to 128 (2 per SM). Left to itself ptxas gave the aligned bf16
 // kernel 118 (2 blocks per SM: 8448^2 bf16 52 us, 8456^2 67 us) and the realigned
 // one 80 (3 per SM: 3329^2 bf16 made 417 blocks for 396 slots).
 template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
-          bool kAligned>
+          bool kAligned, bool kShifted = false>
 __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 : 2)
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
   static_assert(kAligned || kRows == 1, "unaligned rows are realigned one row at a time");
+  static_assert(kAligned || !kShifted, "shifted rows are read as aligned ones are");
   allow_later_work();
   constexpr int V = kVector<TA>;
   constexpr int kGroups = kBlockThreads / kLanes;
@@ -49,6 +59,13 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
   const int group_r = group / groups_k;
   const int block_rows = groups_r * kRows;
   const index_t first_row = static_cast<index_t>(blockIdx.x) * block_rows;
+  // Row r of this group, counted from the block's first: kRows consecutive rows, or
+  // (kShifted) rows `period` apart, the groups of each run of period * kRows rows
+  // interleaved (groups_r is a multiple of period).
+  const int period = kShifted ? args.row_period : 1;
+  const auto local_row = [&](int r) {
+    return kShifted ? (group_r / period) * period * kRows + group_r % period + r * period : group_r * kRows + r;
+  };
   // The lanes of this thread's group in its warp (groups of one warp may take
   // different numbers of rounds: they shuffle among themselves only).
   const unsigned group_mask =
@@ -65,10 +82,12 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     TY* y = args.y + b * args.stride_y;
 
     // Rows past the end repeat the last row (valid memory); their sums are dropped.
+    // Shifted: a row of the same distance from a boundary, i % period (count >= period).
     const TA* row[kRows];
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-      const index_t i = min(first_row + group_r * kRows + r, args.count - 1);
+      index_t i = first_row + local_row(r);
+      i = i < args.count ? i : kShifted ? i % period : args.count - 1;
       row[r] = A + i * args.lda;
     }
     Acc sum[kRows];
@@ -80,6 +99,16 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     // after go one per lane.
     index_t vector_begin = segment_begin;  // split_length is a multiple of V
     index_t vector_end = segment_begin + (segment_end - segment_begin) / V * V;
+    // Shifted rows: word c / V of the aligned words under the rows holds elements c - d
+    // ...; the words wholly inside the segment are c in [vector_begin, vector_end).
+    int d = 0;
+    if constexpr (kShifted) {
+      d = static_cast<int>(reinterpret_cast<std::uintptr_t>(row[0]) % 16 / sizeof(TA));
+      vector_begin = segment_begin + (d != 0 ? V : 0);
+      vector_end = (segment_end + d) / V * V;
+      // No whole word (a segment of under 2V): every element an edge, from the start.
+      if (vector_end <= vector_begin) vector_begin = vector_end = segment_begin + d;
+    }
     int shift = 0;
     const uint4* words = nullptr;  // unaligned: the aligned word under element 0 of the row
     if constexpr (!kAligned) {
@@ -132,7 +161,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
         const index_t at = !kMasked ? c : kAligned ? min(c, to - V) : min(c, to);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-          a[u][r] = kAligned ? load_stream(row[r] + at) : load_stream(words + at / V);
+          a[u][r] = kAligned ? load_stream(row[r] + (at - d)) : load_stream(words + at / V);
         }
       }
       if constexpr (kAligned) {
@@ -143,7 +172,11 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
           const index_t c = base + lane_offset + u * spread;
           if (kMasked && c >= to) continue;
           Acc xv[V];
-          load_cached_vector<TX, Acc, V>(xr + c, xv);
+          if constexpr (kShifted) {
+            load_cached_elements<TX, Acc, V>(xr + (c - d), xv);
+          } else {
+            load_cached_vector<TX, Acc, V>(xr + c, xv);
+          }
 #pragma unroll
           for (int r = 0; r < kRows; ++r) multiply(a[u][r], xv, r);
         }
@@ -187,7 +220,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     // for cuBLAS in the same run too, and did not repeat.) The second part is whole
     // chunks, so only the first can end in a masked round.
     const index_t chunks = (vector_end - vector_begin) / chunk;
-    const index_t rotation = chunks > 1 ? (first_row + group_r * kRows) % chunks : 0;
+    const index_t rotation = chunks > 1 ? (first_row + local_row(0)) % chunks : 0;
     const index_t pivot = vector_begin + rotation * chunk;
     if (b == blockIdx.z) {
       // Launched early: this thread's first round of A into L2 while the kernel before
@@ -197,7 +230,9 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
         for (int u = 0; u < kUnroll; ++u) {
           const index_t c = pivot + lane_offset + u * spread;
 #pragma unroll
-          for (int r = 0; r < kRows; ++r) prefetch_l2(kAligned ? row[r] + c : static_cast<const void*>(words + c / V));
+          for (int r = 0; r < kRows; ++r) {
+            prefetch_l2(kAligned ? row[r] + (c - d) : static_cast<const void*>(words + c / V));
+          }
         }
       }
       wait_for_earlier_work();
@@ -206,17 +241,18 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     // of group 0; aligned rows have none before and fewer than V after), loaded before
     // the words so that their latency overlaps the rounds' rather than following them
     // (a split row's last block waits for its tail).
-    constexpr int kEdge = ((kAligned ? 1 : 3) * V + kLanes - 1) / kLanes;
+    // Shifted rows: fewer than 2V, V - d before the words and fewer than V after.
+    constexpr int kEdge = ((kAligned && !kShifted ? 1 : 3) * V + kLanes - 1) / kLanes;
     Acc edge_a[kEdge][kRows];
     Acc edge_x[kEdge];
     {
-      const index_t head = vector_begin - segment_begin;
-      const index_t tail = segment_end - vector_end;
+      const index_t head = vector_begin - d - segment_begin;
+      const index_t tail = segment_end - (vector_end - d);
 #pragma unroll
       for (int j = 0; j < kEdge; ++j) {
         const index_t i = lane + static_cast<index_t>(j) * kLanes;
         const bool present = group_k == 0 && i < head + tail;
-        const index_t e = i < head ? segment_begin + i : vector_end + (i - head);
+        const index_t e = i < head ? segment_begin + i : vector_end - d + (i - head);
         edge_x[j] = present ? to_acc(x[e]) : Acc(0);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) edge_a[j][r] = present ? to_acc(row[r][e]) : Acc(0);
@@ -240,7 +276,7 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     }
     if (lane == 0) {
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) reduced[group_k * block_rows + group_r * kRows + r] = sum[r];
+      for (int r = 0; r < kRows; ++r) reduced[group_k * block_rows + local_row(r)] = sum[r];
     }
     __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(block_rows), args.count - first_row));
