@@ -47,6 +47,16 @@ struct GemvPolicy {
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against
   // 2983 GB/s in one run).
   index_t dot_rows = 0;
+  // ... and for 2-byte types (aligned rows, dot_rows 0): 2 rows a group where there are at
+  // most this many rows an SM (count x batch), else 1. Two rows halve the x each row
+  // reads again from L2 (x is in fp32 or A's type, 2-4 bytes an element of A's 2: with
+  // long rows, whose x does not stay in L1, that traffic is as large as A's). Same run,
+  // two rounds, bf16 row N, 2 rows against 1: 128 x 1048576 112.7 -> 93.6 us, 64 x
+  // 1048576 59.1 -> 51.2, 40 x 1048576 39.1 -> 35.2, 8 x 65536 5.35 -> 4.75, 4096 x 14336
+  // 44.8 -> 41.8, 2056^2 6.18 -> 5.63, 3072^2 9.50 -> 8.87, 5888^2 28.3 -> 26.9 (fp16
+  // alike); but 12800^2 (97 rows an SM) 111.7 -> 115.3, 12808^2 113.9 -> 117.6, and
+  // from 64 rows an SM up none faster by more than 2 %.
+  index_t dot_two_rows_2byte_max_rows_per_sm = 64;
   // Dot form, unaligned rows: read unshifted, rows that lie the same distance past a
   // 16-byte boundary a group, x from any element (dot_kernel's kShifted), where the
   // dispatcher's rule takes it (1; figures in dot() in gemv_cuda.cu), everywhere it can
@@ -62,16 +72,6 @@ struct GemvPolicy {
   // ... and 2-byte types, 4 rows a group, from this many up to the next (else realigned).
   index_t dot_shifted_2byte_min_rows_per_sm = 32;
   index_t dot_shifted_2byte_max_rows_per_sm = 64;
-  // ... and for 2-byte types (aligned rows, dot_rows 0): 2 rows a group where there are at
-  // most this many rows an SM (count x batch), else 1. Two rows halve the x each row
-  // reads again from L2 (x is in fp32 or A's type, 2-4 bytes an element of A's 2: with
-  // long rows, whose x does not stay in L1, that traffic is as large as A's). Same run,
-  // two rounds, bf16 row N, 2 rows against 1: 128 x 1048576 112.7 -> 93.6 us, 64 x
-  // 1048576 59.1 -> 51.2, 40 x 1048576 39.1 -> 35.2, 8 x 65536 5.35 -> 4.75, 4096 x 14336
-  // 44.8 -> 41.8, 2056^2 6.18 -> 5.63, 3072^2 9.50 -> 8.87, 5888^2 28.3 -> 26.9 (fp16
-  // alike); but 12800^2 (97 rows an SM) 111.7 -> 115.3, 12808^2 113.9 -> 117.6, and
-  // from 64 rows an SM up none faster by more than 2 %.
-  index_t dot_two_rows_2byte_max_rows_per_sm = 64;
   // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
   // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
   index_t dot_unroll = 0;
