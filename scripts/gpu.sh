@@ -99,7 +99,8 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
   # Unaligned Dot rows read unshifted wherever that kernel can take them (by default 4-byte
-  # types up to 64 rows an SM, 2-byte types at 32-64), two and four rows a group.
+  # types up to 68 rows an SM, 8-byte up to 64, 2-byte types at 32-64), two and four rows
+  # a group.
   step tests-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2 "$cuda_test" --gtest_brief=1
   step tests-dot-shifted-4 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
     "$cuda_test" --gtest_brief=1

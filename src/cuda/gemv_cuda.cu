@@ -448,6 +448,12 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // 2049^2 with 4 rows 8.47 -> 9.65, 5889^2 (44.6) with 4 rows 51.9 -> 53.7; bf16 2049^2
   // 5.89 -> 7.32, 3073^2 (23) 10.53 -> 10.95, 3585^2 12.71 -> 13.01 (fewer blocks than
   // SMs), 12801^2 118.6 -> 122.7 (2305^2 and 2561^2 gained 2-13 %; left out).
+  // 8-byte types up to dot_shifted_8byte_max_rows_per_sm rows an SM, 2 rows a group
+  // (twenty-third session, same run, three rounds, fp64 row N, realigned -> 2 rows:
+  // 1025^2 5.84 -> 4.99 us, 2561^2 24.80 -> 21.40, 4097^2 52.15 -> 47.95, 8193^2 187.5
+  // -> 183.2, 3073^2 and 6145^2 within 1 %; 4 rows and 1 row slower). The 4-byte limit
+  // is 68, not 64: fp32 8449^2 (64.01 rows an SM) 109.4 -> 103.6, 8705^2 113.5 -> 111.3,
+  // but 9217^2 118.7 -> 120.3; bf16 from 8449^2 lost 8-22 % with either 2 or 4 rows.
   const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
   const auto rows_between = [&](index_t least, index_t most) {  // rows an SM
     return args.count * args.batch >= least * state.multiprocessors &&
@@ -459,12 +465,14 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                               : rows_between(policy.dot_shifted_rows4_min_rows_per_sm,
                                              policy.dot_shifted_rows4_max_rows_per_sm);
   const int shifted_rows = policy.dot_shifted_rows != 0 ? static_cast<int>(policy.dot_shifted_rows)
+                           : sizeof(TA) == 8            ? 2
                            : rows4_band                 ? 4
                                                         : aligned_rows;
   const bool shifted_wanted =
       policy.dot_shifted == 2 ||
       (policy.dot_shifted == 1 &&
        ((sizeof(TA) == 4 && rows_between(0, policy.dot_shifted_4byte_max_rows_per_sm)) ||
+        (sizeof(TA) == 8 && rows_between(0, policy.dot_shifted_8byte_max_rows_per_sm)) ||
         (sizeof(TA) == 2 && rows4_band)));
   const auto min_groups_k_for = [&](index_t r) {
     return std::min(groups, pow2_ceil(ceil_div(groups, ceil_div(args.count, r))));

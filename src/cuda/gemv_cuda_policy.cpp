@@ -52,6 +52,7 @@ GemvPolicy parse(const char* text) {
       {"dot_shifted_rows4_min_rows_per_sm", &policy.dot_shifted_rows4_min_rows_per_sm},
       {"dot_shifted_rows4_max_rows_per_sm", &policy.dot_shifted_rows4_max_rows_per_sm},
       {"dot_shifted_4byte_max_rows_per_sm", &policy.dot_shifted_4byte_max_rows_per_sm},
+      {"dot_shifted_8byte_max_rows_per_sm", &policy.dot_shifted_8byte_max_rows_per_sm},
       {"dot_shifted_2byte_min_rows_per_sm", &policy.dot_shifted_2byte_min_rows_per_sm},
       {"dot_shifted_2byte_max_rows_per_sm", &policy.dot_shifted_2byte_max_rows_per_sm},
       {"axpy_realigned_held_min_bytes", &policy.axpy_realigned_held_min_bytes},

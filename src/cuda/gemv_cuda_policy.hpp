@@ -65,7 +65,9 @@ struct GemvPolicy {
   // ... with this many rows a group (1, 2 or 4; 0: the rule's).
   index_t dot_shifted_rows = 0;
   // ... 4-byte types up to this many rows an SM ...
-  index_t dot_shifted_4byte_max_rows_per_sm = 64;
+  index_t dot_shifted_4byte_max_rows_per_sm = 68;
+  // ... 8-byte types up to this many rows an SM, 2 rows a group ...
+  index_t dot_shifted_8byte_max_rows_per_sm = 64;
   // ... with 4 rows a group from this many rows an SM up to the next (else 2) ...
   index_t dot_shifted_rows4_min_rows_per_sm = 16;
   index_t dot_shifted_rows4_max_rows_per_sm = 40;
