@@ -99,11 +99,18 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
   # Unaligned Dot rows read unshifted wherever that kernel can take them (by default 4-byte
-  # types up to 68 rows an SM, 8-byte up to 64, 2-byte types at 32-64), two and four rows
+  # types up to 68 rows an SM, 8-byte up to 64, 2-byte types at 32-72), two and four rows
   # a group.
   step tests-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2 "$cuda_test" --gtest_brief=1
   step tests-dot-shifted-4 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
     "$cuda_test" --gtest_brief=1
+  # The Dot form's last partial wave split over the slots (by default for shifted rows in
+  # grids of 1-2 waves whose last wave is at most half the slots) on every grid of shifted
+  # rows whose rows have two rounds of loads: rows as chosen, and read unshifted four a
+  # group wherever they can be.
+  step tests-dot-tail env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2 "$cuda_test" --gtest_brief=1
+  step tests-dot-tail-shifted env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2,dot_shifted=2,dot_shifted_rows=4 "$cuda_test" --gtest_brief=1
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
@@ -129,6 +136,8 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-memcheck-dot-tail env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-wide-groups compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
     --gtest_filter='*UnalignedFewLongVectors*'

@@ -448,6 +448,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // 2049^2 with 4 rows 8.47 -> 9.65, 5889^2 (44.6) with 4 rows 51.9 -> 53.7; bf16 2049^2
   // 5.89 -> 7.32, 3073^2 (23) 10.53 -> 10.95, 3585^2 12.71 -> 13.01 (fewer blocks than
   // SMs), 12801^2 118.6 -> 122.7 (2305^2 and 2561^2 gained 2-13 %; left out).
+  // The 2-byte band's upper end is 72 rows an SM since the last wave's tiles are split
+  // (dot_tail_split; same run, three rounds, bf16 row N, realigned -> 4 shifted rows a
+  // group: 8449^2 62.6 -> 57.3 us, 8705^2 64.6 -> 59.2, 8961^2 67.4 -> 63.2, 9217^2 71.7
+  // -> 65.5, 9473^2 73.0 -> 69.5; 9729^2-11009^2 within 1.5 %, 11777^2-12801^2 2-4 %
+  // slower).
   // 8-byte types up to dot_shifted_8byte_max_rows_per_sm rows an SM, 2 rows a group
   // (twenty-third session, same run, three rounds, fp64 row N, realigned -> 2 rows:
   // 1025^2 5.84 -> 4.99 us, 2561^2 24.80 -> 21.40, 4097^2 52.15 -> 47.95, 8193^2 187.5
@@ -624,8 +629,38 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // partial sums in the scratch, followed by the packed x.
   args.cluster =
       cluster_fits(kernel, splits, blocks * splits * batch_z, slots, state) && args.batch <= static_cast<index_t>(kMaxGridZ) ? 1 : 0;
-  const bool global_splits = splits > 1 && args.cluster == 0;
-  const index_t partials_bytes = global_splits ? ceil_div(splits * partial_bytes, 256) * 256 : 0;
+  // A grid of a wave and a few blocks more ends with those blocks alone on the GPU, each
+  // reading at the speed of one block (Nsight Compute, bf16 row N 8449^2, 4 shifted rows
+  // a group: 265 blocks for 264 slots, SMs active 101 K cycles on average against 136 K
+  // elapsed; 8448^2, 528 blocks of 2 rows, 99 K of 109 K). So where a grid of shifted
+  // rows of more than one and at most dot_tail_split_max_waves waves has a last wave of
+  // at most dot_tail_split_max_percent of the slots, that wave's tiles are split over the
+  // slots (each split at least one round of loads a thread), partial sums through memory
+  // (dot_tail_split 1; 2: every shifted grid's last wave, wherever a tile's row has two
+  // rounds, for the tests). bf16 row N, 4 shifted rows a group, two runs of three rounds,
+  // without -> with: 8449^2 68.6 -> 57.3 us (16 splits of the one tile over), 8705^2
+  // 74.7 -> 59.2, 9217^2 83.3 -> 65.5. Grids of 4 waves and more lost 1-7 % with it in
+  // one run (their blocks are short; bf16 8960^2, 4480 blocks of one row, 256 tiles split
+  // 2 ways: 59.3 -> 63.7), hence the waves. Shifted rows only: in the other variants the
+  // code cost registers and 3-13 % (dot_kernel), and none of their grids measured faster.
+  const index_t tail_tiles = blocks % slots != 0 ? blocks % slots : std::min(blocks, slots);
+  const index_t tail_most_splits = std::min(policy.dot_tail_max_splits, words / (lanes * unroll * split.groups_k));
+  if (splits == 1 && args.batch == 1 && tail_most_splits >= 2 && shifted &&
+      ((policy.dot_tail_split == 1 && blocks > slots && blocks <= policy.dot_tail_split_max_waves * slots &&
+        blocks % slots != 0 && 100 * tail_tiles <= policy.dot_tail_split_max_percent * slots) ||
+       policy.dot_tail_split == 2)) {
+    index_t tail_splits = std::max<index_t>(2, std::min(slots / tail_tiles, tail_most_splits));
+    args.tail_split_length = ceil_div(ceil_div(args.length, tail_splits), V) * V;
+    tail_splits = ceil_div(args.length, args.tail_split_length);
+    if (tail_splits >= 2) {
+      args.tail_splits = static_cast<int>(tail_splits);
+      args.tail_first = blocks - tail_tiles;
+    }
+  }
+  const index_t grid_x = args.tail_splits > 1 ? args.tail_first + tail_tiles * args.tail_splits : blocks;
+  const bool global_splits = (splits > 1 && args.cluster == 0) || args.tail_splits > 1;
+  const index_t partials_bytes =
+      global_splits ? ceil_div(std::max<index_t>(splits, args.tail_splits) * partial_bytes, 256) * 256 : 0;
   if (global_splits || x_packed) {
     const index_t packed_bytes =
         x_packed ? args.batch * packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX)) : 0;
@@ -639,13 +674,14 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     trace_call("dot", args);
     std::fprintf(stderr,
                  "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
-                 "x packed %d\n",
+                 "tail %lld tiles x %d splits, x packed %d\n",
                  lanes, rows, unroll, aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
-                 args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(blocks * splits * batch_z),
-                 static_cast<long long>(slots), x_packed ? 1 : 0);
+                 args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(grid_x * splits * batch_z),
+                 static_cast<long long>(slots), static_cast<long long>(args.tail_splits > 1 ? tail_tiles : 0),
+                 args.tail_splits, x_packed ? 1 : 0);
   }
-  launch(kernel, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(splits),
+  launch(kernel, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
          0, state, early_launch(state), args.cluster != 0 ? splits : 0, args);
 }

@@ -53,6 +53,10 @@ GemvPolicy parse(const char* text) {
       {"dot_shifted_rows4_max_rows_per_sm", &policy.dot_shifted_rows4_max_rows_per_sm},
       {"dot_shifted_4byte_max_rows_per_sm", &policy.dot_shifted_4byte_max_rows_per_sm},
       {"dot_shifted_8byte_max_rows_per_sm", &policy.dot_shifted_8byte_max_rows_per_sm},
+      {"dot_tail_split", &policy.dot_tail_split},
+      {"dot_tail_split_max_waves", &policy.dot_tail_split_max_waves},
+      {"dot_tail_split_max_percent", &policy.dot_tail_split_max_percent},
+      {"dot_tail_max_splits", &policy.dot_tail_max_splits},
       {"dot_shifted_2byte_min_rows_per_sm", &policy.dot_shifted_2byte_min_rows_per_sm},
       {"dot_shifted_2byte_max_rows_per_sm", &policy.dot_shifted_2byte_max_rows_per_sm},
       {"axpy_realigned_held_min_bytes", &policy.axpy_realigned_held_min_bytes},
@@ -137,7 +141,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_rows != 0 && policy.dot_rows != 1 && policy.dot_rows != 2 && policy.dot_rows != 4) ||
       (policy.dot_shifted_rows != 0 && policy.dot_shifted_rows != 1 && policy.dot_shifted_rows != 2 &&
        policy.dot_shifted_rows != 4) ||
-      policy.dot_shifted > 2 ||
+      policy.dot_shifted > 2 || policy.dot_tail_split > 2 || policy.dot_tail_max_splits < 2 ||
       (policy.dot_unroll != 0 && policy.dot_unroll != 4 && policy.dot_unroll != 8) || policy.blocks_per_sm > 32 ||
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
       !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) ||
@@ -156,7 +160,8 @@ GemvPolicy parse(const char* text) {
        policy.axpy_tma_straddle_min_words != 8 && policy.axpy_tma_straddle_min_words != 16)) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
-                          "dot_rows and dot_shifted_rows 0, 1, 2 or 4, dot_shifted 0, 1 or 2, dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
+                          "dot_rows and dot_shifted_rows 0, 1, 2 or 4, dot_shifted and dot_tail_split 0, 1 or 2, dot_tail_max_splits >= 2, "
+                          "dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "

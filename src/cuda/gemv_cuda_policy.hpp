@@ -73,7 +73,17 @@ struct GemvPolicy {
   index_t dot_shifted_rows4_max_rows_per_sm = 40;
   // ... and 2-byte types, 4 rows a group, from this many up to the next (else realigned).
   index_t dot_shifted_2byte_min_rows_per_sm = 32;
-  index_t dot_shifted_2byte_max_rows_per_sm = 64;
+  index_t dot_shifted_2byte_max_rows_per_sm = 72;
+  // Dot form, shifted rows (dot_kernel's kShifted, one split a tile, one matrix): where a
+  // grid of more than one and at most dot_tail_split_max_waves waves of block slots has
+  // a last wave of at most dot_tail_split_max_percent of the slots, that wave's tiles
+  // split over the slots, at most dot_tail_max_splits ways and at least a round of loads
+  // a thread each (1; figures in dot() in gemv_cuda.cu), every such grid's last wave
+  // wherever its rows have two rounds (2: for the tests), or never (0).
+  index_t dot_tail_split = 1;
+  index_t dot_tail_split_max_waves = 2;
+  index_t dot_tail_split_max_percent = 50;
+  index_t dot_tail_max_splits = 32;
   // Dot form, one row per group: 16-byte words of the row in flight per thread (4 or
   // 8; 0 chooses by type and alignment, see dot() in gemv_cuda.cu).
   index_t dot_unroll = 0;

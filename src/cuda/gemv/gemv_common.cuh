@@ -277,6 +277,13 @@ struct GemvArgs {
   // Dot form, rows off 16-byte boundaries read without realignment (dot_kernel's
   // kShifted): every row_period-th row lies the same distance past a boundary.
   int row_period;
+  // Dot form (dot_kernel, one split a tile): the tiles from tail_first on, the grid's
+  // last and partial wave, are split tail_splits ways (tail_split_length each, partial
+  // sums through memory), block tail_first + t * tail_splits + s taking split s of tile
+  // tail_first + t. 0: none.
+  int tail_splits;
+  index_t tail_first;
+  index_t tail_split_length;
 };
 
 // `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at
@@ -430,6 +437,73 @@ __device__ __forceinline__ void finish_tile_in_cluster(const Args& args, TY* y, 
   }
   cluster.sync();
 #endif
+}
+
+// finish_tile (below) for a tile of `splits` blocks of which this one is split number
+// `split`, given as values rather than args.splits and blockIdx.y: dot_kernel's tail
+// tiles (GemvArgs::tail_splits). A copy of finish_tile's reduction through memory: one
+// body for both, with the splits passed in, changed the register allocation of the Dot
+// kernels held to 64 registers (the realigned bf16 one spilled 4 bytes where it spills
+// none; fp64's spilled 4 instead of 12) even where no tail is split.
+template <typename TY, typename Acc, typename Args, typename Partial>
+__device__ __forceinline__ void finish_split_tile(const Args& args, TY* y, index_t batch_index, index_t tile,
+                                                  index_t first, int outputs, index_t total_outputs, int splits,
+                                                  int split, Partial&& partial) {
+  if (splits == 1) {
+    for (int t = threadIdx.x; t < outputs; t += blockDim.x) {
+      store_output(y, first + t, args.incy, args.alpha, args.beta, partial(t));
+    }
+    return;
+  }
+  Acc* mine = args.partials + (batch_index * splits + split) * total_outputs + first;
+  for (int t = threadIdx.x; t < outputs; t += blockDim.x) mine[t] = partial(t);
+  __threadfence();
+  __syncthreads();
+  __shared__ bool last;
+  unsigned* counter = args.counters + batch_index * gridDim.x + tile;
+  if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == static_cast<unsigned>(splits - 1);
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  // Each output's splits are shared by `team` lanes of one warp (more when the tile
+  // has few outputs); each lane keeps 16 loads in flight (this tail runs on one block
+  // per tile while the GPU idles, so its latency counts), then the team adds up by
+  // shuffles. The order of additions is fixed, so the result is deterministic.
+  const Acc* all = args.partials + batch_index * splits * total_outputs + first;
+  int team = 1;
+  while (team < 32 && team * 2 * outputs <= static_cast<int>(blockDim.x)) team *= 2;
+  const int member = threadIdx.x % team;
+  const int teams = blockDim.x / team;
+  const int rounds = (outputs + teams - 1) / teams;
+  for (int round = 0; round < rounds; ++round) {
+    const int t = round * teams + static_cast<int>(threadIdx.x) / team;
+    Acc sum = 0;
+    if (t < outputs) {
+      int s = member;
+      constexpr int kInFlight = 16;
+      for (; s + (kInFlight - 1) * team < splits; s += kInFlight * team) {
+        Acc v[kInFlight];
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u) {
+          v[u] = __ldcg(all + static_cast<index_t>(s + u * team) * total_outputs + t);
+        }
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u) sum += v[u];
+      }
+      // The rest, fewer than kInFlight per lane: loaded together as well.
+      Acc rest[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int other = s + u * team;
+        rest[u] = other < splits ? __ldcg(all + static_cast<index_t>(other) * total_outputs + t) : Acc(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) sum += rest[u];
+    }
+    for (int offset = team / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (t < outputs && member == 0) store_output(y, first + t, args.incy, args.alpha, args.beta, sum);
+  }
+  if (threadIdx.x == 0) *counter = 0;
 }
 
 // Split reduction across blocks, in one launch: each of the `splits` blocks of a

@@ -23,6 +23,32 @@
 
 namespace fastmv::gemv_cuda {
 
+// Where a dot_kernel block works: its tile of rows and its split of their reduction,
+// `splits` blocks a tile. blockIdx.x and blockIdx.y, or past tail_first (the grid's
+// last, partial wave) split tail_splits ways: block tail_first + t * tail_splits + s
+// takes split s of tile tail_first + t.
+struct DotPlace {
+  index_t tile;
+  int split;
+  int splits;
+};
+template <typename Args>
+__device__ __forceinline__ DotPlace dot_place(const Args& args, unsigned block_x) {
+  if (args.tail_splits > 1 && block_x >= static_cast<unsigned>(args.tail_first)) {
+    const unsigned j = block_x - static_cast<unsigned>(args.tail_first);
+    const unsigned ways = static_cast<unsigned>(args.tail_splits);
+    return {static_cast<index_t>(args.tail_first + j / ways), static_cast<int>(j % ways), args.tail_splits};
+  }
+  return {static_cast<index_t>(block_x), static_cast<int>(blockIdx.y), args.splits};
+}
+// blockIdx.x, read again: the compiler may not keep an earlier reading (and what it
+// computed from it) live instead.
+__device__ __forceinline__ unsigned volatile_block_x() {
+  unsigned x;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(x));
+  return x;
+}
+
 // kUnroll: words per row in flight per thread before the first multiply.
 // kAligned: rows start on 16-byte boundaries. Otherwise (kRows == 1) every load of A
 // is still a whole aligned 16-byte word: each lane loads the aligned word under its
@@ -58,7 +84,17 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
   const int group_k = group % groups_k;
   const int group_r = group / groups_k;
   const int block_rows = groups_r * kRows;
-  const index_t first_row = static_cast<index_t>(blockIdx.x) * block_rows;
+  // This block's tile of rows and split of their reduction (dot_place), worked out again
+  // for the end rather than held through the rounds. Shifted rows only (the dispatcher
+  // splits no other grid's tail): compiled into the variants held to 64 registers (one
+  // row, 4 words in flight) the aligned bf16 one spilled 60 bytes (4 without) and ran 13 %
+  // slower (bf16 8456^2 56.2 -> 63.6 us), and the aligned bf16 rows two a group took 128
+  // registers instead of 124 and ran 3-7 % slower at 3584^2-4104^2 (12.9 -> 13.8 us).
+  constexpr bool kTailSplits = kShifted;
+  const DotPlace place = kTailSplits ? dot_place(args, blockIdx.x)
+                                     : DotPlace{static_cast<index_t>(blockIdx.x), static_cast<int>(blockIdx.y),
+                                                args.splits};
+  const index_t first_row = kTailSplits ? place.tile * block_rows : static_cast<index_t>(blockIdx.x) * block_rows;
   // Row r of this group, counted from the block's first: kRows consecutive rows, or
   // (kShifted) rows `period` apart, the groups of each run of period * kRows rows
   // interleaved (groups_r is a multiple of period).
@@ -73,8 +109,11 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
 
   __shared__ Acc reduced[kGroups * kRows];
 
-  const index_t segment_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
-  const index_t segment_end = min(args.length, segment_begin + args.split_length);
+  const index_t split_length = !kTailSplits || place.splits == args.splits ? args.split_length
+                                                                           : args.tail_split_length;
+  const index_t segment_begin = kTailSplits ? static_cast<index_t>(place.split) * split_length
+                                            : static_cast<index_t>(blockIdx.y) * args.split_length;
+  const index_t segment_end = min(args.length, segment_begin + split_length);
 
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     const TA* A = args.A + b * args.stride_a;
@@ -280,11 +319,23 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
     }
     __syncthreads();
     const int outputs = static_cast<int>(min(static_cast<index_t>(block_rows), args.count - first_row));
-    finish_tile<TY, Acc, /*kClusters=*/true>(args, y, b, blockIdx.x, first_row, outputs, args.count, [&](int t) {
+    const auto partial = [&](int t) {
       Acc total = 0;
       for (int k = 0; k < groups_k; ++k) total += reduced[k * block_rows + t];
       return total;
-    });
+    };
+    if constexpr (kTailSplits) {
+      const DotPlace end_place = dot_place(args, volatile_block_x());
+      if (end_place.splits != args.splits) {  // a tail tile (never in a cluster)
+        finish_split_tile<TY, Acc>(args, y, b, end_place.tile, first_row, outputs, args.count, end_place.splits,
+                                   end_place.split, partial);
+      } else {
+        finish_tile<TY, Acc, /*kClusters=*/true>(args, y, b, end_place.tile, first_row, outputs, args.count,
+                                                 partial);
+      }
+    } else {
+      finish_tile<TY, Acc, /*kClusters=*/true>(args, y, b, blockIdx.x, first_row, outputs, args.count, partial);
+    }
     __syncthreads();  // `reduced` is reused by the next batch entry
   }
 }
