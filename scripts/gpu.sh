@@ -67,7 +67,7 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # to one word per thread, the staged Dot kernel's smallest tiles, the staged Axpy kernel
 # for every matrix of vectors of up to 32 elements, the 2-byte Axpy long
 # splits at every size, the register Axpy kernel where the TMA one would run, unaligned
-# Axpy vectors interleaved for every type and tile width; then the
+# Axpy vectors interleaved for every type and tile width (the narrow kernel off); then the
 # TMA Axpy kernel at every size (short vectors too, which the staged kernel would take;
 # unaligned vectors of every type, realigned in shared memory, which by default it takes
 # only for 4- and 8-byte types from 96 MiB; every grid launched early, which by default
@@ -75,7 +75,7 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
-forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0'
+forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0,axpy_narrow=0'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,early_launch_tma_narrow_max_blocks=1000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
@@ -111,6 +111,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-dot-tail env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2 "$cuda_test" --gtest_brief=1
   step tests-dot-tail-shifted env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2,dot_shifted=2,dot_shifted_rows=4 "$cuda_test" --gtest_brief=1
+  # The narrow Axpy kernel (tiles of 16 or 32 outputs) wherever the register Axpy kernel
+  # would run (by default: 2-96 MiB where its tiles fill one wave): as chosen, and with
+  # tiles of 32, blocks of 256 threads, 32 vectors in flight and splits that fill the slots.
+  step tests-narrow env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2 "$cuda_test" --gtest_brief=1
+  step tests-narrow-splits env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_lanes=32,axpy_narrow_threads=256,axpy_narrow_unroll=32 \
+    "$cuda_test" --gtest_brief=1
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
@@ -146,6 +153,12 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-interleaved env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  # The narrow Axpy kernel wherever the register Axpy kernel would run, its reduction
+  # split over blocks to fill the slots.
+  step sanitizer-memcheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-racecheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   # The balanced Dot kernel wherever it can run (*BalancedRows* has its shapes on the Cuda
   # backend in the reduced set too).
   balanced_filter='*BalancedRows*:GemvMixedPrecisionTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*'

@@ -981,6 +981,84 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
   return with_granule<TA>(granule, kernel_for, go);
 }
 
+// The Axpy form through the narrow kernel (axpy_narrow_kernel, GemvPolicy::axpy_narrow):
+// tiles of 16 or 32 outputs, one a thread, each block walking all of its split of the
+// vectors. Queues the call and returns true where the policy takes it, else false.
+//
+// It is the layout of cuBLAS's gemvx kernel at these sizes (Nsight Compute, fp32 col N
+// 3585^2: 113 blocks of 32 x 16 threads, 128 registers, no split; 1537^2: 97 blocks of 16
+// x 32), which beat the interleaved register kernel from 1.5 to 64 MiB with odd lda.
+// There, 522 short blocks (18 splits of 200 vectors per 128-output tile, 2 rounds of
+// loads each) ended far apart: SMs active 40.8 K of 51.3 K cycles, against cuBLAS's
+// working SMs 37.4 K of 46.0 K. Same run, three rounds, col N, the register kernel
+// (interleaved, or TMA where aligned) -> narrow (cuBLAS): fp32 1281^2 10.14 -> 6.32 us
+// (16.89), 1537^2 9.10 -> 7.11 (7.65), 2049^2 11.22 -> 9.73 (10.62), 2561^2 14.10 -> 13.20
+// (13.53), 3585^2 22.94 -> 20.43 (20.94), 4097^2 28.11 -> 25.99 (26.68); aligned 2048^2 9.33
+// -> 8.83 (9.97), 3584^2 20.73 -> 19.55 (20.52), 3848^2 24.93 -> 23.53 (23.14); bf16 1281^2
+// 7.00 -> 5.81 (7.33), 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64
+// 2048^2 14.83 -> 12.74, 2049^2 16.08 -> 14.90. Not taken, from the same runs: tiles that
+// leave SMs idle in large matrices (fp32 1031 x 16001, 65 tiles, 27.97 -> 31.07; 1031 x 8003
+// 16.57 -> 16.88), hence the fill rule; more tiles than SMs (fp32 4609^2, 145 tiles of 32,
+// 34.2 -> 42.0: two waves); the narrow kernel's own splits (1031 x 4099 10.37 -> 12.20 with
+// 2, 2049^2 9.68 -> 11.04 with tiles of 32 and 2 splits); tiles of 32 for 2-byte and
+// 8-byte types (bf16 3073^2 11.90 -> 12.90 with 32 in flight, fp64 3073^2 29.42 -> 29.93); aligned 2-byte
+// vectors (TMA, bf16 2056^2 7.36 -> 8.01); 8 or 32 vectors in flight, or 256 threads a
+// block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
+template <typename TA, typename TX, typename TY, typename Acc>
+bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  if (policy.axpy_narrow == 0) return false;
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+  if (policy.axpy_narrow == 1 &&
+      ((aligned && sizeof(TA) == 2) || matrix_bytes < policy.axpy_narrow_min_bytes ||
+       matrix_bytes >= policy.axpy_narrow_max_bytes)) {
+    return false;
+  }
+  const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
+  const index_t threads = policy.axpy_narrow_threads;
+  const index_t unroll = policy.axpy_narrow_unroll;
+  const auto kernel = unroll == 8    ? axpy_narrow_kernel<TA, TX, TY, Acc, 8>
+                      : unroll == 32 ? axpy_narrow_kernel<TA, TX, TY, Acc, 32>
+                                     : axpy_narrow_kernel<TA, TX, TY, Acc, 16>;
+  const index_t slots = resident_blocks(kernel, 0, static_cast<int>(threads)) * state.multiprocessors;
+  const auto tiles_for = [&](index_t l) { return ceil_div(args.length, l) * args.batch; };
+  index_t lanes = policy.axpy_narrow_lanes;
+  if (lanes == 0) lanes = tiles_for(16) <= slots || sizeof(TA) != 4 ? 16 : 32;
+  const index_t tiles = ceil_div(args.length, lanes);
+  const index_t min_fill = !aligned && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
+                               ? policy.axpy_narrow_low_fill_percent
+                               : policy.axpy_narrow_min_fill_percent;
+  if (policy.axpy_narrow == 1 && (tiles_for(lanes) > slots || 100 * tiles_for(lanes) < min_fill * slots)) {
+    return false;
+  }
+  const index_t groups = threads / lanes;
+  index_t splits = policy.axpy_narrow_splits;
+  if (splits == 0) {
+    splits = std::max<index_t>(1, slots / tiles_for(lanes));
+    splits = std::min(splits, std::max<index_t>(1, args.count / (groups * unroll)));
+  }
+  splits = std::min({splits, policy.max_splits, std::max<index_t>(1, args.count),
+                     std::max<index_t>(1, policy.max_workspace_bytes /
+                                              static_cast<index_t>(args.batch * args.length * sizeof(Acc)))});
+  if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
+  args.split_length = ceil_div(args.count, splits);
+  splits = ceil_div(args.count, args.split_length);
+  args.splits = static_cast<int>(splits);
+  args.lanes = static_cast<int>(lanes);
+  args.groups_k = static_cast<int>(groups);
+  if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
+  if (policy.trace) {
+    trace_call("axpy narrow", args);
+    std::fprintf(stderr, "lanes %lld, %lld threads, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
+                 static_cast<long long>(lanes), static_cast<long long>(threads), static_cast<long long>(unroll),
+                 static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
+                 static_cast<long long>(slots));
+  }
+  launch_sized(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)),
+               static_cast<unsigned>(threads), 0, state, early_launch(state), 0, args);
+  return true;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -1072,6 +1150,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
            early_launch(state), 0, args);
     return;
   }
+  if (axpy_narrow(args, aligned, state)) return;
   const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
   // Unaligned vectors of 4- and 8-byte types from axpy_tma_unaligned_min_bytes too,
   // realigned in shared memory (classes of vectors, gemv_axpy_tma.cuh). Same run, three

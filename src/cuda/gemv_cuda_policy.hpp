@@ -203,6 +203,27 @@ struct GemvPolicy {
   // ... where a tile has at least this many lanes (with fewer, the small matrices',
   // a load reads a run of 8-64 bytes).
   index_t axpy_interleave_min_lanes = 32;
+  // Axpy form, the narrow kernel (axpy_narrow_kernel: tiles of 16 or 32 outputs, one a
+  // thread, axpy_narrow_threads threads a block, axpy_narrow_unroll vectors in flight a
+  // thread, each block walking all of its split of the vectors): 0 never; 1 in matrices
+  // of axpy_narrow_min_bytes up to axpy_narrow_max_bytes with unaligned vectors, or
+  // aligned ones of 4- and 8-byte types, where tiles of 16 outputs (else of 32, for
+  // 4-byte types) fit one wave of block slots and fill at least
+  // axpy_narrow_min_fill_percent of them (unaligned vectors in matrices of at most
+  // axpy_narrow_low_fill_max_bytes: axpy_narrow_low_fill_percent); 2 wherever the
+  // register Axpy kernel would run (tests). axpy_narrow_lanes 16 or 32 fixes the tile,
+  // axpy_narrow_splits the splits (0: as many as keep one wave of blocks, each group at
+  // least a round of loads). Figures in axpy_narrow (gemv_cuda.cu).
+  index_t axpy_narrow = 1;
+  index_t axpy_narrow_min_bytes = index_t(2) << 20;
+  index_t axpy_narrow_max_bytes = index_t(96) << 20;
+  index_t axpy_narrow_min_fill_percent = 70;
+  index_t axpy_narrow_low_fill_percent = 50;
+  index_t axpy_narrow_low_fill_max_bytes = index_t(32) << 20;
+  index_t axpy_narrow_threads = 512;
+  index_t axpy_narrow_lanes = 0;
+  index_t axpy_narrow_unroll = 16;
+  index_t axpy_narrow_splits = 1;
   // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
   // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
   // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes

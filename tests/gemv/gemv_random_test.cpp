@@ -286,6 +286,41 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) at the sizes where the Cuda
+// backend's default choices take the narrow kernel (axpy_narrow_kernel: tiles of 16
+// or 32 outputs, each block walking every stored vector): 4-90 MiB, lengths that leave
+// the last tile partial, odd and aligned lda, A off one element, x and y strided; beta =
+// 0 over a poisoned y. One shape under FASTMV_TEST_QUICK (the sanitizer runs with
+// axpy_narrow=2 take the kernel everywhere from the other tests).
+TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
+  using T = TypeParam;
+  struct Shape {
+    index_t count, length;
+  };
+  std::vector<Shape> shapes = {{600, 1800}};
+  if (kBackend != fastmv::Backend::Cuda) shapes = {{70, 45}};
+  if (kBackend == fastmv::Backend::Cuda && !quick_mode()) {
+    shapes.insert(shapes.end(), {{1537, 1537}, {1800, 2049}, {3000, 3585}, {4099, 1031}});
+  }
+  for (const Shape shape : shapes) {
+    for (const auto& [lda_extra, misalign] : {std::pair<index_t, std::size_t>{1, 0}, {0, 0}, {3, 1}}) {
+      for (const Layout layout : kLayouts) {
+        const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign);
+        operands.fill_random(this->random());
+        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+        const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+        if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
+            !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
+          return;
+        }
+      }
+    }
+  }
+}
+
 // The Axpy form (row-major Trans, column-major NoTrans) with stored vectors that do
 // not start on 16-byte boundaries (lda not a multiple of 16 bytes, or A off one)
 // while x and y are aligned and contiguous, 1-3 MiB and about 100 MiB: the Cuda backend

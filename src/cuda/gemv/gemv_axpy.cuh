@@ -281,6 +281,95 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
   }
 }
 
+// Axpy form with narrow tiles and long walks (GemvPolicy::axpy_narrow): a block of
+// blockDim.x threads (kNarrowMaxThreads at most) owns a tile of `lanes` outputs (16 or
+// 32), one a thread, and its blockDim.x / lanes groups take every groups-th stored
+// vector of the block's split, kUnroll of them in flight per thread. Each load
+// instruction of a warp reads runs of `lanes` consecutive elements whatever the
+// alignment (odd lda included), and x[k] is one broadcast load per run. No per-vector
+// packing or realignment: two loads and a multiply per element. Where the tiles alone
+// fill the GPU a block walks every vector (no partial sums, no handshake); else the
+// reduction is split over blocks (finish_tile). Lanes past the vector's end re-read
+// its last element and store nothing.
+constexpr int kNarrowMaxThreads = 512;
+
+template <typename TA, typename TX, typename TY, typename Acc, int kUnroll>
+__global__ void __launch_bounds__(kNarrowMaxThreads, 1)
+    axpy_narrow_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  __shared__ Acc reduced[kNarrowMaxThreads];
+  allow_later_work();
+  const int lanes = args.lanes;
+  const int threads = static_cast<int>(blockDim.x);
+  const int groups = threads / lanes;
+  const int lane = static_cast<int>(threadIdx.x) % lanes;
+  const int group = static_cast<int>(threadIdx.x) / lanes;
+  const index_t tile_first = static_cast<index_t>(blockIdx.x) * lanes;
+  const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
+  const index_t k_end = min(args.count, k_begin + args.split_length);
+  const index_t output = min(tile_first + lane, args.length - 1);
+
+  for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
+    const TA* A = args.A + b * args.stride_a + output;
+    const TX* x = args.x + b * args.stride_x;
+    TY* y = args.y + b * args.stride_y;
+    if (b == blockIdx.z) {
+      if (args.prefetch != 0) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t k = k_begin + group + static_cast<index_t>(u) * groups;
+          if (k < k_end) prefetch_l2(A + k * args.lda);
+        }
+      }
+      wait_for_earlier_work();
+    }
+    Acc sum = 0;
+    index_t k = k_begin + group;
+    const index_t step = groups;
+    // One round: kUnroll vectors in flight; kMasked (the last, partial round): vectors
+    // at or past k_end re-read vector k and add nothing.
+    const auto round = [&](auto masked) {
+      constexpr bool kMasked = decltype(masked)::value;
+      decltype(load_stream_bits<sizeof(TA)>(A)) raw[kUnroll];
+      TX xk[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+        raw[u] = load_stream_bits<sizeof(TA)>(A + at * args.lda);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+        xk[u] = x[at * args.incx];
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if (kMasked && k + u * step >= k_end) continue;
+        TA value;
+        memcpy(&value, &raw[u], sizeof value);
+        sum = fma(to_acc(value), to_acc(xk[u]), sum);
+      }
+    };
+    for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) round(std::false_type{});
+    if (k < k_end) round(std::true_type{});
+
+    // Each output's groups added by `groups` consecutive lanes of one warp (16 or 32),
+    // by shuffles in a fixed order.
+    reduced[group * lanes + lane] = sum;
+    __syncthreads();
+    const int t = static_cast<int>(threadIdx.x) / groups;  // output
+    const int part = static_cast<int>(threadIdx.x) % groups;
+    Acc total = reduced[part * lanes + t];
+    for (int offset = groups / 2; offset > 0; offset /= 2) total += __shfl_xor_sync(0xffffffffu, total, offset);
+    __syncthreads();
+    if (part == 0) reduced[t] = total;
+    __syncthreads();
+    const int outputs = static_cast<int>(min(static_cast<index_t>(lanes), args.length - tile_first));
+    finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
+                         [&](int o) { return reduced[o]; });
+    __syncthreads();
+  }
+}
+
 // Axpy form with at most kFewMaxCount stored vectors (tall-skinny column-major A,
 // short-wide row-major A^T): no reduction across threads at all. Each thread owns kU
 // words of y at a time and reads them from kK stored vectors per round, kU x kK loads
