@@ -1017,10 +1017,16 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
   const index_t threads = policy.axpy_narrow_threads;
   const index_t unroll = policy.axpy_narrow_unroll;
-  const auto kernel = unroll == 8    ? axpy_narrow_kernel<TA, TX, TY, Acc, 8>
-                      : unroll == 32 ? axpy_narrow_kernel<TA, TX, TY, Acc, 32>
-                                     : axpy_narrow_kernel<TA, TX, TY, Acc, 16>;
-  const index_t slots = resident_blocks(kernel, 0, static_cast<int>(threads)) * state.multiprocessors;
+  const auto variant = [&](bool x_words) {
+    const auto pick = [&](auto words_tag) {
+      constexpr bool kWords = decltype(words_tag)::value;
+      return unroll == 8    ? axpy_narrow_kernel<TA, TX, TY, Acc, 8, kWords>
+             : unroll == 32 ? axpy_narrow_kernel<TA, TX, TY, Acc, 32, kWords>
+                            : axpy_narrow_kernel<TA, TX, TY, Acc, 16, kWords>;
+    };
+    return x_words ? pick(std::true_type{}) : pick(std::false_type{});
+  };
+  const index_t slots = resident_blocks(variant(false), 0, static_cast<int>(threads)) * state.multiprocessors;
   const auto tiles_for = [&](index_t l) { return ceil_div(args.length, l) * args.batch; };
   index_t lanes = policy.axpy_narrow_lanes;
   if (lanes == 0) lanes = tiles_for(16) <= slots || sizeof(TA) != 4 ? 16 : 32;
@@ -1042,17 +1048,24 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
                                               static_cast<index_t>(args.batch * args.length * sizeof(Acc)))});
   if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
   args.split_length = ceil_div(args.count, splits);
+  // x read as 16-byte words, each group taking `unroll` consecutive vectors a round
+  // (axpy_narrow_kernel's kXWords): every group's first vector must sit on a word.
+  const index_t x_element = static_cast<index_t>(sizeof(TX));
+  if (policy.axpy_narrow_x_words != 0) args.split_length = ceil_div(args.split_length, unroll) * unroll;
   splits = ceil_div(args.count, args.split_length);
+  const bool x_words = policy.axpy_narrow_x_words != 0 && args.incx == 1 && aligned16(args.x) &&
+                       (args.batch == 1 || args.stride_x * x_element % 16 == 0);
+  const auto kernel = variant(x_words);
   args.splits = static_cast<int>(splits);
   args.lanes = static_cast<int>(lanes);
   args.groups_k = static_cast<int>(groups);
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     trace_call("axpy narrow", args);
-    std::fprintf(stderr, "lanes %lld, %lld threads, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
+    std::fprintf(stderr, "lanes %lld, %lld threads, unroll %lld, splits %lld, x %s, %lld blocks (%lld slots)\n",
                  static_cast<long long>(lanes), static_cast<long long>(threads), static_cast<long long>(unroll),
-                 static_cast<long long>(splits), static_cast<long long>(tiles * splits * batch_z),
-                 static_cast<long long>(slots));
+                 static_cast<long long>(splits), x_words ? "words" : "elements",
+                 static_cast<long long>(tiles * splits * batch_z), static_cast<long long>(slots));
   }
   launch_sized(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)),
                static_cast<unsigned>(threads), 0, state, early_launch(state), 0, args);

@@ -57,6 +57,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_low_fill_max_bytes", &policy.axpy_narrow_low_fill_max_bytes},
       {"axpy_narrow_unroll", &policy.axpy_narrow_unroll},
       {"axpy_narrow_splits", &policy.axpy_narrow_splits},
+      {"axpy_narrow_x_words", &policy.axpy_narrow_x_words},
       {"dot_shifted", &policy.dot_shifted},
       {"dot_shifted_rows", &policy.dot_shifted_rows},
       {"dot_shifted_rows4_min_rows_per_sm", &policy.dot_shifted_rows4_min_rows_per_sm},
@@ -161,7 +162,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
-      policy.axpy_interleave_unaligned > 2 || policy.axpy_narrow > 2 ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||
       (policy.axpy_narrow_unroll != 8 && policy.axpy_narrow_unroll != 16 && policy.axpy_narrow_unroll != 32) || policy.axpy_whole_rounds > 1 || policy.axpy_flat > 2 || policy.dot_flat > 2 ||
@@ -180,7 +181,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
-                          "axpy_narrow 0, 1 or 2, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
+                          "axpy_narrow 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");
   }

@@ -224,6 +224,9 @@ struct GemvPolicy {
   index_t axpy_narrow_lanes = 0;
   index_t axpy_narrow_unroll = 16;
   index_t axpy_narrow_splits = 1;
+  // ... and 1: x read as 16-byte words where it is contiguous and aligned, each thread
+  // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector.
+  index_t axpy_narrow_x_words = 1;
   // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
   // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
   // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes

@@ -30,6 +30,18 @@ template <typename T>
 class GemvRandomTest : public BackendTest {
  protected:
   std::vector<T> scalars() const { return {T(0), T(1), T(-0.7)}; }
+
+  // Fresh random operands of one shape against the oracle: alpha = beta = -0.7 over a
+  // random y with unit increments, then alpha = 1, beta = 0 over a poisoned y with x and y
+  // strided (-3, 2).
+  bool check_fresh(Layout layout, Op op, index_t m, index_t n, index_t lda, std::size_t misalign) {
+    GemvOperands<T> operands(layout, op, m, n, lda, misalign);
+    operands.fill_random(this->random());
+    const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
+    const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
+    return check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) &&
+           check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false));
+  }
 };
 
 using FloatTypes = ::testing::Types<float, double>;
@@ -228,14 +240,7 @@ TYPED_TEST(GemvRandomTest, ShortRowsDotForm) {
           const index_t m = layout == Layout::RowMajor ? count : length;
           const index_t n = layout == Layout::RowMajor ? length : count;
           const index_t lda = misalign == 0 ? (length + kWord - 1) / kWord * kWord : length + 3;
-          GemvOperands<T> operands(layout, op, m, n, std::max(lda, min_lda(layout, m, n)), misalign);
-          operands.fill_random(this->random());
-          const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
-          const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
-          if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
-              !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
-            return;
-          }
+          if (!this->check_fresh(layout, op, m, n, std::max(lda, min_lda(layout, m, n)), misalign)) return;
         }
       }
     }
@@ -250,7 +255,6 @@ TYPED_TEST(GemvRandomTest, ShortRowsDotForm) {
 // Lengths from 9 to 256 elements, counts from 9 to many rounds a block, lda equal to
 // the length or padded, beta = 0 over a poisoned y, strided x and y.
 TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
-  using T = TypeParam;
   struct Shape {
     index_t count, length;
   };
@@ -273,14 +277,7 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
         // `count` stored vectors (rows of the storage order) of `length` elements.
         const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
         const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-        GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign);
-        operands.fill_random(this->random());
-        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
-        const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
-        if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
-            !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
-          return;
-        }
+        if (!this->check_fresh(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign)) return;
       }
     }
   }
@@ -293,7 +290,6 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
 // 0 over a poisoned y. One shape under FASTMV_TEST_QUICK (the sanitizer runs with
 // axpy_narrow=2 take the kernel everywhere from the other tests).
 TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
-  using T = TypeParam;
   struct Shape {
     index_t count, length;
   };
@@ -308,14 +304,7 @@ TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
         const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
         const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
         const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-        GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign);
-        operands.fill_random(this->random());
-        const std::vector<T> y = initial_y(this->random(), operands.y_size(), T(-0.7));
-        const std::vector<T> poisoned = initial_y(this->random(), operands.y_size(), T(0));
-        if (!check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) ||
-            !check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false))) {
-          return;
-        }
+        if (!this->check_fresh(layout, op, m, n, min_lda(layout, m, n) + lda_extra, misalign)) return;
       }
     }
   }

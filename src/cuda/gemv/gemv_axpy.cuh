@@ -293,7 +293,10 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 // its last element and store nothing.
 constexpr int kNarrowMaxThreads = 512;
 
-template <typename TA, typename TX, typename TY, typename Acc, int kUnroll>
+// kXWords: x contiguous and 16-byte aligned at every group's first vector (the caller
+// checks): each group takes kUnroll consecutive vectors a round, whose x it reads as
+// 16-byte words, instead of every groups-th vector with one load of x each.
+template <typename TA, typename TX, typename TY, typename Acc, int kUnroll, bool kXWords = false>
 __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     axpy_narrow_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   __shared__ Acc reduced[kNarrowMaxThreads];
@@ -307,6 +310,10 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
   const index_t k_begin = static_cast<index_t>(blockIdx.y) * args.split_length;
   const index_t k_end = min(args.count, k_begin + args.split_length);
   const index_t output = min(tile_first + lane, args.length - 1);
+  // Vector u of a group's round is k + u * spacing; the rounds are `stride` apart.
+  const index_t first = kXWords ? k_begin + static_cast<index_t>(group) * kUnroll : k_begin + group;
+  const index_t spacing = kXWords ? 1 : groups;
+  const index_t stride = static_cast<index_t>(groups) * kUnroll;
 
   for (index_t b = blockIdx.z; b < args.batch; b += gridDim.z) {
     const TA* A = args.A + b * args.stride_a + output;
@@ -316,15 +323,14 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
       if (args.prefetch != 0) {
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          const index_t k = k_begin + group + static_cast<index_t>(u) * groups;
+          const index_t k = first + u * spacing;
           if (k < k_end) prefetch_l2(A + k * args.lda);
         }
       }
       wait_for_earlier_work();
     }
     Acc sum = 0;
-    index_t k = k_begin + group;
-    const index_t step = groups;
+    index_t k = first;
     // One round: kUnroll vectors in flight; kMasked (the last, partial round): vectors
     // at or past k_end re-read vector k and add nothing.
     const auto round = [&](auto masked) {
@@ -333,23 +339,36 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
       TX xk[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
+        const index_t at = kMasked && k + u * spacing >= k_end ? k : k + u * spacing;
         raw[u] = load_stream_bits<sizeof(TA)>(A + at * args.lda);
       }
+      if constexpr (kXWords && !kMasked) {
+        constexpr int kWords = kUnroll * static_cast<int>(sizeof(TX)) / 16;
+        static_assert(kWords * 16 == kUnroll * static_cast<int>(sizeof(TX)), "whole 16-byte words of x");
+        uint4 words[kWords];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
-        xk[u] = x[at * args.incx];
+        for (int w = 0; w < kWords; ++w) words[w] = load_cached(reinterpret_cast<const uint4*>(x + k) + w);
+        memcpy(xk, words, sizeof xk);
+      } else {
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+          const index_t at = kMasked && k + u * spacing >= k_end ? k : k + u * spacing;
+          xk[u] = x[at * args.incx];
+        }
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        if (kMasked && k + u * step >= k_end) continue;
+        if (kMasked && k + u * spacing >= k_end) continue;
         TA value;
         memcpy(&value, &raw[u], sizeof value);
         sum = fma(to_acc(value), to_acc(xk[u]), sum);
       }
     };
-    for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) round(std::false_type{});
+    if constexpr (kXWords) {
+      for (; k + kUnroll <= k_end; k += stride) round(std::false_type{});
+    } else {
+      for (; k + (kUnroll - 1) * spacing < k_end; k += stride) round(std::false_type{});
+    }
     if (k < k_end) round(std::true_type{});
 
     // Each output's groups added by `groups` consecutive lanes of one warp (16 or 32),
