@@ -225,7 +225,9 @@ struct GemvPolicy {
   index_t axpy_narrow_unroll = 16;
   index_t axpy_narrow_splits = 1;
   // ... and 1: x read as 16-byte words where it is contiguous and aligned, each thread
-  // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector.
+  // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector
+  // (same run, col N, 0 -> 1: fp32 1281^2 6.28 -> 5.51 us, 2049^2 9.70 -> 9.17, bf16 1793^2
+  // 7.31 -> 6.45; from 2817^2 within 0.5 %).
   index_t axpy_narrow_x_words = 1;
   // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
   // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
