@@ -283,14 +283,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 
 // Axpy form with narrow tiles and long walks (GemvPolicy::axpy_narrow): a block of
 // blockDim.x threads (kNarrowMaxThreads at most) owns a tile of `lanes` outputs (16 or
-// 32), one a thread, and its blockDim.x / lanes groups take every groups-th stored
-// vector of the block's split, kUnroll of them in flight per thread. Each load
-// instruction of a warp reads runs of `lanes` consecutive elements whatever the
-// alignment (odd lda included), and x[k] is one broadcast load per run. No per-vector
-// packing or realignment: two loads and a multiply per element. Where the tiles alone
-// fill the GPU a block walks every vector (no partial sums, no handshake); else the
-// reduction is split over blocks (finish_tile). Lanes past the vector's end re-read
-// its last element and store nothing.
+// 32), one a thread, and its blockDim.x / lanes groups share the stored vectors of the
+// block's split, kUnroll of them in flight per thread. Each load instruction of a warp
+// reads runs of `lanes` consecutive elements whatever the alignment (odd lda included);
+// no per-vector packing or realignment. x: kXWords below, else one broadcast load a
+// vector (every groups-th vector a group). Where the tiles alone fill the GPU a block
+// walks every vector (no partial sums, no handshake); else the reduction is split over
+// blocks (finish_tile). Lanes past the vector's end re-read its last element and store
+// nothing.
 constexpr int kNarrowMaxThreads = 512;
 
 // kXWords: x contiguous and 16-byte aligned at every group's first vector (the caller
