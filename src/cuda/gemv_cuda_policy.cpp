@@ -110,6 +110,7 @@ GemvPolicy parse(const char* text) {
       {"early_launch", &policy.early_launch},
       {"early_launch_tma", &policy.early_launch_tma},
       {"early_launch_tma_narrow_max_blocks", &policy.early_launch_tma_narrow_max_blocks},
+      {"early_launch_narrow16", &policy.early_launch_narrow16},
       {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
       {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
       {"axpy_tma_unaligned_min_bytes_8byte", &policy.axpy_tma_unaligned_min_bytes_8byte},
@@ -159,6 +160,7 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
+      policy.early_launch_narrow16 > 2 ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
@@ -178,7 +180,7 @@ GemvPolicy parse(const char* text) {
                           "dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
-                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch and early_launch_tma 0, 1 or 2, "
+                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
                           "axpy_narrow 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "

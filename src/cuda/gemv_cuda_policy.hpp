@@ -308,6 +308,16 @@ struct GemvPolicy {
   // prefetch (2) slower (bf16 4096^2 15.3 -> 17.9 in an earlier session).
   index_t early_launch_tma = 1;
   index_t early_launch_tma_narrow_max_blocks = 64;
+  // ... for the narrow Axpy kernel with tiles of 16 outputs (0, 1 or 2 as above, never
+  // more than early_launch). Its prefetch is 16 instructions a thread, one for each
+  // vector of its first round, every piece asked for by all 16 lanes of the tile. Same
+  // run, two rounds each, 1 against 2 (median per call; row T, col N alike): fp32 1281^2
+  // 5.55 -> 5.22 us, 1537^2 6.70 -> 6.31, 1793^2 7.70 -> 7.12, 2049^2 9.21 -> 8.62,
+  // aligned 2048^2 8.34 -> 8.16; bf16 1281^2 4.93 -> 4.62, 1537^2 5.73 -> 5.37, 1793^2
+  // 6.43 -> 5.84, 2049^2 7.44 -> 6.83 (fp16 alike). Its tiles of 32 (fp32 2305^2-4097^2)
+  // were even to 3 % slower without the prefetch (3585^2 20.3 -> 20.9) and keep
+  // early_launch, as do the other Axpy kernels (bf16 3073^2, realigned, 11.8 -> 12.6).
+  index_t early_launch_narrow16 = 1;
 
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
