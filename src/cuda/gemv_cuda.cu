@@ -1002,15 +1002,23 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // 34.2 -> 42.0: two waves); the narrow kernel's own splits (1031 x 4099 10.37 -> 12.20 with
 // 2, 2049^2 9.68 -> 11.04 with tiles of 32 and 2 splits); tiles of 32 for 2-byte and
 // 8-byte types (bf16 3073^2 11.90 -> 12.90 with 32 in flight, fp64 3073^2 29.42 -> 29.93); aligned 2-byte
-// vectors (TMA, bf16 2056^2 7.36 -> 8.01); 8 or 32 vectors in flight, or 256 threads a
+// vectors (TMA, bf16 2056^2 7.36 -> 8.01, before x was read as words and tiles of 16
+// skipped the L2 prefetch: since then they win where rows miss 128-byte lines,
+// GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32 vectors in flight, or 256 threads a
 // block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
 template <typename TA, typename TX, typename TY, typename Acc>
 bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   if (policy.axpy_narrow == 0) return false;
   const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+  // Aligned 2-byte vectors where GemvPolicy::axpy_narrow_aligned_2byte takes them (else TMA).
+  const bool aligned_2byte = aligned && sizeof(TA) == 2;
+  const bool aligned_2byte_taken =
+      policy.axpy_narrow_aligned_2byte == 2 ||
+      (policy.axpy_narrow_aligned_2byte == 1 && args.lda * static_cast<index_t>(sizeof(TA)) % 128 != 0 &&
+       matrix_bytes <= policy.axpy_narrow_aligned_2byte_max_bytes);
   if (policy.axpy_narrow == 1 &&
-      ((aligned && sizeof(TA) == 2) || matrix_bytes < policy.axpy_narrow_min_bytes ||
+      ((aligned_2byte && !aligned_2byte_taken) || matrix_bytes < policy.axpy_narrow_min_bytes ||
        matrix_bytes >= policy.axpy_narrow_max_bytes)) {
     return false;
   }
@@ -1031,7 +1039,7 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   index_t lanes = policy.axpy_narrow_lanes;
   if (lanes == 0) lanes = tiles_for(16) <= slots || sizeof(TA) != 4 ? 16 : 32;
   const index_t tiles = ceil_div(args.length, lanes);
-  const index_t min_fill = !aligned && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
+  const index_t min_fill = (!aligned || aligned_2byte) && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
                                ? policy.axpy_narrow_low_fill_percent
                                : policy.axpy_narrow_min_fill_percent;
   if (policy.axpy_narrow == 1 && (tiles_for(lanes) > slots || 100 * tiles_for(lanes) < min_fill * slots)) {

@@ -55,6 +55,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_min_fill_percent", &policy.axpy_narrow_min_fill_percent},
       {"axpy_narrow_low_fill_percent", &policy.axpy_narrow_low_fill_percent},
       {"axpy_narrow_low_fill_max_bytes", &policy.axpy_narrow_low_fill_max_bytes},
+      {"axpy_narrow_aligned_2byte", &policy.axpy_narrow_aligned_2byte},
+      {"axpy_narrow_aligned_2byte_max_bytes", &policy.axpy_narrow_aligned_2byte_max_bytes},
       {"axpy_narrow_unroll", &policy.axpy_narrow_unroll},
       {"axpy_narrow_splits", &policy.axpy_narrow_splits},
       {"axpy_narrow_x_words", &policy.axpy_narrow_x_words},
@@ -165,6 +167,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
+      policy.axpy_narrow_aligned_2byte > 2 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||
       (policy.axpy_narrow_unroll != 8 && policy.axpy_narrow_unroll != 16 && policy.axpy_narrow_unroll != 32) || policy.axpy_whole_rounds > 1 || policy.axpy_flat > 2 || policy.dot_flat > 2 ||
@@ -183,7 +186,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
-                          "axpy_narrow 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
+                          "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");
   }

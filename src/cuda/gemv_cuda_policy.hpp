@@ -211,7 +211,9 @@ struct GemvPolicy {
   // 4-byte types) fit one wave of block slots and fill at least
   // axpy_narrow_min_fill_percent of them (unaligned vectors in matrices of at most
   // axpy_narrow_low_fill_max_bytes: axpy_narrow_low_fill_percent); 2 wherever the
-  // register Axpy kernel would run (tests). axpy_narrow_lanes 16 or 32 fixes the tile,
+  // register Axpy kernel would run (tests). Aligned vectors of 2-byte types by
+  // axpy_narrow_aligned_2byte's rule, with the unaligned vectors' fill floors.
+  // axpy_narrow_lanes 16 or 32 fixes the tile,
   // axpy_narrow_splits the splits (0: as many as keep one wave of blocks, each group at
   // least a round of loads). Figures in axpy_narrow (gemv_cuda.cu).
   index_t axpy_narrow = 1;
@@ -224,6 +226,20 @@ struct GemvPolicy {
   index_t axpy_narrow_lanes = 0;
   index_t axpy_narrow_unroll = 16;
   index_t axpy_narrow_splits = 1;
+  // ... for aligned vectors of 2-byte types (which the TMA kernel would read): 0 never,
+  // 1 where lda * sizeof(TA) is not a multiple of 128 bytes (rows that miss lines) in
+  // matrices of at most axpy_narrow_aligned_2byte_max_bytes, 2 always. Same run, three
+  // rounds, row T, TMA -> narrow (cuBLAS), bf16 (fp16 alike): 1544^2 5.50 -> 5.37 us
+  // (8.9), 1800^2 6.60 -> 5.72 (8.6), 2056^2 7.93 -> 6.75 (7.66), 2064^2 7.42 -> 6.56
+  // (7.82), 2080^2 7.52 -> 6.69 (7.70), 2104^2 7.91 -> 7.34 (7.82); on 128-byte rows the
+  // TMA kernel's 4-word tiles hold their own (2048^2 6.05 against 6.30; 1536^2 5.13
+  // against 4.80, 1792^2 even; below 2 MiB both are host-bound). Taller matrices, same
+  // run, three rounds: 2048 x 2056 7.83 -> 6.41, 3072 x 2056 9.84 -> 8.35, 4096 x 1800
+  // 9.78 -> 9.63; above 16 MiB mixed: 8192 x 2056 20.2 -> 18.0 and 16384 x 2056 36.4 ->
+  // 33.0 (against the TMA kernel's 33 unsplit tiles), but 8192 x 1800 16.2 -> 16.9, 8192
+  // x 2080 16.0 -> 17.8, 16384 x 1544 27.8 -> 28.8.
+  index_t axpy_narrow_aligned_2byte = 1;
+  index_t axpy_narrow_aligned_2byte_max_bytes = index_t(16) << 20;
   // ... and 1: x read as 16-byte words where it is contiguous and aligned, each thread
   // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector
   // (same run, col N, 0 -> 1: fp32 1281^2 6.28 -> 5.51 us, 2049^2 9.70 -> 9.17, bf16 1793^2

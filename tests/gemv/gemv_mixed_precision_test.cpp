@@ -277,6 +277,32 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormUnalignedVectors) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) with aligned vectors whose rows
+// miss 128-byte lines: lda 8 past a multiple of 16 (every other vector 16 bytes into a
+// 32-byte sector) and a multiple of 16 but not of 64; on the Cuda backend the narrow
+// kernel's tiles of 16 outputs where they fill one wave (GemvPolicy::
+// axpy_narrow_aligned_2byte). For comparison lda a multiple of 64 (128-byte rows: the
+// TMA kernel). Lengths ending inside a tile, NaN in lda's padding, beta = 0 over NaN in y.
+TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
+  struct Shape {
+    index_t count, length;  // every length 8 past a multiple of 16
+  };
+  std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{1200, 1800}} : std::vector<Shape>{{40, 72}};
+  if (full_size()) shapes.insert(shapes.end(), {{2056, 2056}, {1300, 1544}});
+  for (const Shape shape : shapes) {
+    for (const index_t lda : {shape.length, shape.length + 8, round_up(shape.length, 64)}) {
+      for (const Layout layout : kLayouts) {
+        const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        if (!this->check_shape(layout, op, m, n, lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
+          return;
+        }
+      }
+    }
+  }
+}
+
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
 // (row-major N, column-major T): the Cuda backend's rows balanced over the warps
 // (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
