@@ -56,6 +56,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_low_fill_percent", &policy.axpy_narrow_low_fill_percent},
       {"axpy_narrow_low_fill_max_bytes", &policy.axpy_narrow_low_fill_max_bytes},
       {"axpy_narrow_aligned_2byte", &policy.axpy_narrow_aligned_2byte},
+      {"axpy_tma_split_min_bytes", &policy.axpy_tma_split_min_bytes},
+      {"axpy_tma_split_max_tiles_percent", &policy.axpy_tma_split_max_tiles_percent},
       {"axpy_narrow_aligned_2byte_max_bytes", &policy.axpy_narrow_aligned_2byte_max_bytes},
       {"axpy_narrow_unroll", &policy.axpy_narrow_unroll},
       {"axpy_narrow_splits", &policy.axpy_narrow_splits},

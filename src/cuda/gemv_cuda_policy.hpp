@@ -273,6 +273,20 @@ struct GemvPolicy {
   index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;
   index_t axpy_tma_stages = 4;
   index_t axpy_tma_min_stages_per_split = 4;
+  // ... and splits wherever the tiles number under axpy_tma_split_max_tiles_percent of
+  // the SMs in matrices of at least axpy_tma_split_min_bytes (0: only where they number
+  // under a quarter of the SMs). 26 % takes the 33 tiles of 8 words that vectors of
+  // 2049-2112 2-byte elements make on 132 SMs, one block each before. Same run, three
+  // rounds, row T, not split -> split (cuBLAS), the final code: bf16 8192 x 2056 20.44 ->
+  // 18.76 us (16.79), 16384 x 2056 37.03 -> 30.01 (28.68), 32768 x 1032 (33 tiles of 4
+  // words) 52.01 -> 35.61 (30.10); fp16 alike; 2056^2, 4096 x 2056, 4096^2, 16384 x 2112
+  // and fp32 unchanged. Not taken (an earlier run, three rounds): splits from 16 MiB
+  // (4096 x 2056 12.08 -> 13.04); up to all the SMs' worth of tiles (100 %): squares
+  // 20-40 % slower (bf16 4096^2, 128 tiles, 15.18 -> 20.88, fp32 4608^2 31.44 -> 35.35);
+  // up to half (50 %): fp32 16384 x 1024 (64 tiles) 26.32 -> 30.80, bf16 8192 x 2080
+  // 15.88 -> 20.99, 2904^2 10.33 -> 13.48.
+  index_t axpy_tma_split_min_bytes = index_t(32) << 20;
+  index_t axpy_tma_split_max_tiles_percent = 26;
   index_t axpy_tma_words = 0;
   // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
   // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16
