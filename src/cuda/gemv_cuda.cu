@@ -823,8 +823,8 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   // then enough to fill the block slots: their partial sums and handshake cost about
   // 2 us, a third of a small call (bf16 2048^2, 64 tiles: 8.2 us with 2 splits, 5.9
   // without), but 100000 x 256 row T makes 8 tiles. Each split keeps at least
-  // axpy_tma_min_stages_per_split stages. In large matrices with fewer tiles than SMs
-  // too (GemvPolicy::axpy_tma_split_min_bytes).
+  // axpy_tma_min_stages_per_split stages. From axpy_tma_split_min_bytes also where the
+  // tiles number under axpy_tma_split_max_tiles_percent of the SMs (GemvPolicy).
   const index_t slots = resident_blocks(kernel, shared) * state.multiprocessors;  // allows `shared`, too
   const index_t tiles = ceil_div(args.length, kTile) * args.batch;
   const index_t stages = ceil_div(args.count, kColumns);
