@@ -78,11 +78,15 @@ cuda_test="$build/tests/gemv/gemv_test_cuda"
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0,axpy_narrow=0'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,early_launch_tma_narrow_max_blocks=1000000000'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
+# ... and split one block an SM in tiles of 8 words (by default tall matrices from 32 MiB
+# with few tiles, GemvPolicy::axpy_tma_split_wide), splits of one stage.
+tma_wide_policy="$tma_policy,axpy_tma_split_min_bytes=1,axpy_tma_split_max_tiles_percent=100000,axpy_tma_min_stages_per_split=1"
 tma_large_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1,axpy_tma_max_bytes_2byte=1,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0'
 if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU it only skips
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
+  step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
@@ -140,6 +144,9 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-memcheck-tma-split-wide env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter="$memcheck_filter:*AxpyFormTallFewOutputs*:*AxpyFormAlignedVectorsOffLines*"
   # Unaligned Axpy vectors of every type realigned (by default 2-byte types and small
   # matrices), and groups of 128 and 256 lanes, whose vectors start at different offsets.
   step sanitizer-memcheck-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \

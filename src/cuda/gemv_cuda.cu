@@ -824,18 +824,25 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   // 2 us, a third of a small call (bf16 2048^2, 64 tiles: 8.2 us with 2 splits, 5.9
   // without), but 100000 x 256 row T makes 8 tiles. Each split keeps at least
   // axpy_tma_min_stages_per_split stages. From axpy_tma_split_min_bytes also where the
-  // tiles number under axpy_tma_split_max_tiles_percent of the SMs (GemvPolicy).
+  // tiles number under axpy_tma_split_max_tiles_percent of the SMs (GemvPolicy), and
+  // there one block an SM instead (axpy_tma_split_wide; forced splits of squares of
+  // 92-128 tiles, 2-5 ways, were 10-25 % slower: bf16 5888^2 26.5 -> 29.2-32.9 us).
   const index_t slots = resident_blocks(kernel, shared) * state.multiprocessors;  // allows `shared`, too
   const index_t tiles = ceil_div(args.length, kTile) * args.batch;
   const index_t stages = ceil_div(args.count, kColumns);
   const bool large_few_tiles = policy.axpy_tma_split_min_bytes > 0 &&
                                100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors &&
                                args.count * args.length * a_bytes >= policy.axpy_tma_split_min_bytes;
+  const index_t most_splits = stages / std::max<index_t>(1, policy.axpy_tma_min_stages_per_split);
   index_t splits = 1;
-  if ((4 * tiles < state.multiprocessors || large_few_tiles) && args.batch == 1) {
-    splits = std::max<index_t>(1, std::min(ceil_div(slots, tiles),
-                                           stages / std::max<index_t>(1, policy.axpy_tma_min_stages_per_split)));
+  if (large_few_tiles && policy.axpy_tma_split_wide == 1 && args.batch == 1) {
+    // axpy_tma_split_blocks_per_sm blocks an SM (GemvPolicy::axpy_tma_split_wide).
+    splits = std::max<index_t>(
+        1, std::min(policy.axpy_tma_split_blocks_per_sm * state.multiprocessors / tiles, most_splits));
+  } else if ((4 * tiles < state.multiprocessors || large_few_tiles) && args.batch == 1) {
+    splits = std::max<index_t>(1, std::min(ceil_div(slots, tiles), most_splits));
   }
+  if (policy.axpy_tma_splits > 0 && args.batch == 1) splits = std::min(policy.axpy_tma_splits, stages);
   splits = std::min(splits, policy.max_splits);
   args.split_length = ceil_div(stages, splits) * kColumns;
   splits = ceil_div(args.count, args.split_length);
@@ -897,10 +904,20 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     words = tiles_percent(16) >= policy.axpy_tma_widest_tiles_percent * sms ? 16
             : tiles_percent(8) >= policy.axpy_tma_wide_tiles_percent * sms  ? 8
                                                                               : 4;
+    const bool straddled = args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 16;
     const index_t straddle_words = policy.axpy_tma_straddle_min_words;
-    if (args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 16 && straddle_words > words &&
+    if (straddled && straddle_words > words &&
         tiles_percent(straddle_words) >= policy.axpy_tma_straddle_min_tiles_percent * sms) {
       words = straddle_words;
+    }
+    // Tall matrices split one block an SM (axpy_tma_with's large_few_tiles) read tiles
+    // of 8 words, where there are few tiles of the chosen width or the vectors straddle
+    // sectors (GemvPolicy::axpy_tma_split_wide).
+    const index_t few_percent = policy.axpy_tma_split_max_tiles_percent * sms;
+    if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && policy.axpy_tma_split_min_bytes > 0 &&
+        tiles_percent(8) < few_percent && (tiles_percent(words) < few_percent || straddled) &&
+        args.count * args.length * static_cast<index_t>(sizeof(TA)) >= policy.axpy_tma_split_min_bytes) {
+      words = 8;
     }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
@@ -1133,9 +1150,20 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     aligned ? few_aligned(std::true_type{}) : few_aligned(std::false_type{});
     return;
   }
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
+  const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
+  // Aligned vectors longer than axpy_flat_large_max_vector_bytes in one matrix of at least
+  // axpy_tma_split_min_bytes: the TMA kernel split one block an SM before the flat kernel
+  // (GemvPolicy::axpy_flat_large_max_vector_bytes).
+  const index_t vector_bytes = args.length * static_cast<index_t>(sizeof(TA));
+  if (aligned && args.batch == 1 && policy.axpy_flat == 1 && policy.axpy_tma_split_wide == 1 &&
+      policy.axpy_tma_min_bytes > 0 && policy.axpy_tma_split_min_bytes > 0 &&
+      matrix_bytes >= policy.axpy_tma_split_min_bytes && vector_bytes > policy.axpy_flat_large_max_vector_bytes &&
+      vector_bytes <= policy.axpy_flat_max_vector_bytes && axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
+    return;
+  }
   if (axpy_flat(args, state)) return;
 
-  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch;
   // Smaller matrices only where the TMA kernel would take them (aligned, from
   // axpy_tma_min_bytes): its boxes of short vectors are mostly zeros. Same run, three
   // rounds, row T: bf16 65536 x 8 (1 MiB) 9.05 -> 7.22 us, 32768 x 16 8.21 -> 7.10, fp32
@@ -1180,7 +1208,6 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return;
   }
   if (axpy_narrow(args, aligned, state)) return;
-  const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
   // Unaligned vectors of 4- and 8-byte types from axpy_tma_unaligned_min_bytes too,
   // realigned in shared memory (classes of vectors, gemv_axpy_tma.cuh). Same run, three
   // rounds, fp32 row T against the register kernel's interleaved layout: 5121^2 42.3 ->

@@ -81,6 +81,9 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_min_stages_per_split", &policy.axpy_tma_min_stages_per_split},
       {"axpy_tma_split_min_bytes", &policy.axpy_tma_split_min_bytes},
       {"axpy_tma_split_max_tiles_percent", &policy.axpy_tma_split_max_tiles_percent},
+      {"axpy_tma_split_wide", &policy.axpy_tma_split_wide},
+      {"axpy_tma_split_blocks_per_sm", &policy.axpy_tma_split_blocks_per_sm},
+      {"axpy_tma_splits", &policy.axpy_tma_splits},
       {"axpy_tma_max_bytes", &policy.axpy_tma_max_bytes},
       {"axpy_tma_max_bytes_2byte", &policy.axpy_tma_max_bytes_2byte},
       {"axpy_tma_words", &policy.axpy_tma_words},
@@ -104,6 +107,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_flat_max_vector_bytes", &policy.axpy_flat_max_vector_bytes},
       {"axpy_flat_min_bytes", &policy.axpy_flat_min_bytes},
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
+      {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
@@ -163,7 +167,8 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) ||
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
-      policy.axpy_tma_min_stages_per_split < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
+      policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
+      policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_narrow16 > 2 ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
@@ -185,7 +190,7 @@ GemvPolicy parse(const char* text) {
                           "dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
-                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
+                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "

@@ -140,6 +140,16 @@ struct GemvPolicy {
   index_t axpy_flat_max_vector_bytes = 1024;
   index_t axpy_flat_min_bytes = index_t(1) << 20;
   index_t axpy_flat_blocks_per_sm = 2;
+  // ... but in one matrix of at least axpy_tma_split_min_bytes, aligned vectors longer
+  // than this go to the TMA kernel's splits one block an SM first (axpy_tma_split_wide).
+  // Same run, three rounds, row T, 1024 (flat up to 1 KiB) -> 128 (cuBLAS): bf16 131072 x
+  // 512 60.70 -> 49.05 us (49.42), 65536 x 256 21.47 -> 17.70 (18.18), 1048576 x 128
+  // 97.29 -> 94.49 (96.86), 262144 x 128 30.40 -> 29.39 (31.15); fp32 65536 x 256 32.01
+  // -> 27.81 (28.25), 1048576 x 128 186.3 -> 178.5 (191.4), 1048576 x 64 96.2 -> 93.6,
+  // 1048576 x 40 (160 bytes) 64.8 -> 63.8; an earlier run: bf16 262144 x 512 106.6 ->
+  // 91.3 (94.1), 100000 x 256 27.5 -> 23.0 (23.5). Vectors of 80 bytes lost on TMA (64:
+  // bf16 1048576 x 40 36.8 -> 49.6); 128 bytes even (bf16 1048576 x 64 53.3 -> 52.6).
+  index_t axpy_flat_large_max_vector_bytes = 128;
   // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
   // the grid has this many blocks per SM (0: always whole tiles).
   index_t staged_blocks_per_sm = 4;
@@ -287,6 +297,26 @@ struct GemvPolicy {
   // 15.88 -> 20.99, 2904^2 10.33 -> 13.48.
   index_t axpy_tma_split_min_bytes = index_t(32) << 20;
   index_t axpy_tma_split_max_tiles_percent = 26;
+  // ... where that rule splits (matrices from axpy_tma_split_min_bytes), 1 reads tiles
+  // of 8 words where the chosen width's tiles are that few or the vectors straddle
+  // sectors (lda * sizeof(TA) an odd multiple of 16), counts the tiles at that width and
+  // takes as many splits as leave axpy_tma_split_blocks_per_sm blocks an SM (cuBLAS's
+  // layout for these shapes: one block an SM, split-K); 0 keeps the chosen width and
+  // fills the block slots (the rule before, which overshot them: 416 blocks for 396 at
+  // bf16 16384 x 1024). Same run, three rounds, row T, 0 -> 1 (cuBLAS): bf16 16384 x
+  // 1024 21.15 -> 17.76 us (16.74), 16384 x 1544 28.99 -> 25.36 (23.57; 49 tiles of 4
+  // words, unsplit before), 8192 x 2056 18.69 -> 17.47 (16.68), 65536 x 1032 68.59 ->
+  // 52.25 (56.04; the register kernel before: its 4-word tiles were too narrow for the
+  // large-matrix rule); an earlier run: 16384 x 2056 29.80 -> 28.38 (28.61), 32768 x
+  // 1032 35.39 -> 29.87 (30.21); fp16 alike; fp32 32768 x 512 31.74 -> 28.26 (32.15).
+  // Not taken: 8-word splits where 4-word tiles are not few (fp32 16384 x 1024, 64
+  // tiles: 26.3 -> 28.2; 8192 x 1024 15.0 -> 17.3), 2 blocks an SM (16384 x 2056 28.4 ->
+  // 33.1, 65536 x 1032 52.3 -> 62.2), 6 or 8 stages (mixed: 16384 x 1024 17.8 -> 17.1,
+  // 65536 x 1032 52.3 -> 56.2), from 8 MiB (2048^2, 32 tiles of 8 words, 6.0 -> 9.3).
+  index_t axpy_tma_split_wide = 1;
+  index_t axpy_tma_split_blocks_per_sm = 1;
+  // ... or exactly this many splits of one matrix (0: the rules above; for tuning).
+  index_t axpy_tma_splits = 0;
   index_t axpy_tma_words = 0;
   // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
   // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16

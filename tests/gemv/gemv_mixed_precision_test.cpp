@@ -304,6 +304,31 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) of tall matrices with few
+// outputs, aligned: from 32 MiB on the Cuda backend the TMA kernel reads them in tiles of
+// 8 words split over the vectors one block an SM, the short vectors (272 bytes) before
+// the flat kernel would (GemvPolicy::axpy_tma_split_wide); a length ending inside a tile,
+// lda with NaN padding, beta = 0 over NaN in y. Under FASTMV_TEST_QUICK (and elsewhere)
+// smaller shapes, which scripts/gpu.sh's policy override sends down the same path.
+TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
+  struct Shape {
+    index_t count, length, lda;
+  };
+  std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{4100, 1544, 1544}, {3000, 136, 144}}
+                                            : std::vector<Shape>{{300, 72, 80}};
+  if (full_size()) shapes.insert(shapes.end(), {{16384, 1024, 1032}, {16384, 1544, 1544}, {131072, 136, 136}});
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+      if (!this->check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
+        return;
+      }
+    }
+  }
+}
+
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
 // (row-major N, column-major T): the Cuda backend's rows balanced over the warps
 // (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
