@@ -12,6 +12,11 @@ const std::vector<Shape> kSkinnyShapes = {
     {16777216, 1}, {1, 16777216}, {8, 65536},    {65536, 8},    {100003, 3},   {3, 100003},
     {4194304, 4},  {4, 4194304},  {2097152, 8},  {8, 2097152},  {1048576, 16}, {16, 1048576},
     {1048576, 40}, {40, 1048576}, {1048576, 64}, {64, 1048576}, {1048576, 128}, {128, 1048576}};
+// Tall matrices with few outputs (and their transposes): 256-2056 outputs over 8192-131072
+// vectors, where a tile per block leaves most SMs idle and the reduction must be split.
+const std::vector<Shape> kTallShapes = {
+    {16384, 1024}, {1024, 16384}, {16384, 1544}, {1544, 16384}, {8192, 2056}, {2056, 8192},
+    {65536, 1032}, {1032, 65536}, {131072, 512}, {512, 131072}, {65536, 256}, {256, 65536}};
 // Llama-2 7B (4096, 11008 MLP), Llama-3 8B (14336 MLP, 128256 vocabulary), a 32000 vocabulary.
 const std::vector<Shape> kLlmDecodeShapes = {{4096, 4096},  {11008, 4096}, {4096, 11008},
                                              {14336, 4096}, {32000, 4096}, {128256, 4096}};
@@ -35,6 +40,7 @@ std::vector<Shape> gpu_sweep_shapes(Sweep sweep) {
     }
   }
   shapes.insert(shapes.end(), kSkinnyShapes.begin(), kSkinnyShapes.end());
+  shapes.insert(shapes.end(), kTallShapes.begin(), kTallShapes.end());
   for (Shape shape : kLlmDecodeShapes) {  // 4096 x 4096 is a square order already
     if (std::none_of(shapes.begin(), shapes.end(), [&](Shape s) { return same(s, shape); })) {
       shapes.push_back(shape);
