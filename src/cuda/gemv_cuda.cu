@@ -237,15 +237,19 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
 // fractions of the GPU each keeps busy, counting the share of the last wave of
 // blocks that has work and the share of the last round of loads of each group that
 // has words. The balanced kernel's blocks (`balanced_blocks`, `warps` warps each)
-// differ by at most one row, and its warps by nothing. Only dot_kernel grids of at
-// most 3 waves: with more, its blocks are short and the partial last wave cost less
-// than predicted (same run: bf16 12800^2, 12 waves, predicted 1.30x, measured 0.97x).
+// differ by at most one row, and its warps by nothing. The last wave counts only in
+// dot_kernel grids of at most 3 waves: with more, its blocks are short and the partial
+// last wave cost less than predicted (same run: bf16 12800^2, 12 waves, predicted 1.30x,
+// measured 0.97x), so there only the rounds count, and only where one thread group reads
+// a whole row (`whole_rows`; GemvPolicy::dot_balanced_many_waves): with a row's words
+// split over groups the model took bf16 12800^2 and 12808^2 too, 2-3 % slower.
 double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t slots, index_t round,
-                         index_t balanced_blocks, index_t warps) {
-  if (blocks > 3 * slots) return 0;
+                         bool whole_rows, index_t balanced_blocks, index_t warps) {
+  const bool many_waves = blocks > 3 * slots;
+  if (many_waves && (GemvPolicy::get().dot_balanced_many_waves == 0 || !whole_rows)) return 0;
   const double old_rounds = static_cast<double>(ceil_div(words, round));
-  const double old_busy =
-      wave_efficiency(blocks, slots) * static_cast<double>(words) / (old_rounds * static_cast<double>(round));
+  const double old_busy = (many_waves ? 1.0 : wave_efficiency(blocks, slots)) * static_cast<double>(words) /
+                          (old_rounds * static_cast<double>(round));
   const index_t most_rows = ceil_div(count, balanced_blocks);
   const index_t piece = ceil_div(most_rows * words, warps);
   const double new_rounds = static_cast<double>(ceil_div(piece, kBalancedRound));
@@ -606,7 +610,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (args.count >= balanced_blocks &&
         (policy.dot_balanced == 2 ||
          dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
-                           balanced_blocks, threads / 32) >= 1 + policy.dot_balanced_min_gain_percent / 100.0)) {
+                           split.groups_k * splits == 1, balanced_blocks, threads / 32) >=
+             1 + policy.dot_balanced_min_gain_percent / 100.0)) {
       if (x_packed) {
         const auto workspace = state.workspace(
             0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));

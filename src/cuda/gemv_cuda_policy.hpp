@@ -100,6 +100,15 @@ struct GemvPolicy {
   index_t dot_balanced = 1;
   index_t dot_balanced_threads = 256;
   index_t dot_balanced_min_gain_percent = 10;
+  // ... and the model for dot_kernel grids of more than 3 waves: 1 counts only the
+  // share of each round of loads that has words, where a thread group reads whole rows
+  // (rows of 129-257 words read in rounds of 128 leave up to half of them masked); 0
+  // never takes the balanced kernel there (the rule before). Same run, three rounds, row N, 0 -> 1 (cuBLAS): bf16 65536 x 1032
+  // 65.70 -> 52.09 us (57.22), 16384 x 1544 23.72 -> 20.87 (22.63); fp32 65536 x 1032
+  // 108.66 -> 95.16 (97.94), 16384 x 1544 38.34 -> 36.71 (44.54); another run: bf16 40000 x
+  // 1032 40.85 -> 32.65 (34.94), fp32 66.8 -> 60.4 (62.6). With rows split over groups
+  // it took bf16 12800^2, 12808^2 and 12040^2 as well, 2-3 % slower (hence whole rows).
+  index_t dot_balanced_many_waves = 1;
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;
