@@ -928,6 +928,16 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).
   if (args.count < 4 * kBlockThreads / words) return false;
+  // 4-byte types with more tiles than that share of the SMs (few long vectors, only
+  // short-wide matrices have them) in matrices from axpy_tma_4byte_max_tiles_min_bytes
+  // are the register kernel's (GemvPolicy::axpy_tma_4byte_max_tiles_percent).
+  if (sizeof(TA) == 4 && policy.axpy_tma_4byte_max_tiles_percent > 0 &&
+      args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >=
+          policy.axpy_tma_4byte_max_tiles_min_bytes &&
+      100 * ceil_div(args.length, words * V) * args.batch >
+          policy.axpy_tma_4byte_max_tiles_percent * state.multiprocessors) {
+    return false;
+  }
   if (large && (words < 8 || 100 * ceil_div(args.length, words * V) * args.batch >
                                  policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
     return false;

@@ -110,6 +110,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
+      {"axpy_tma_4byte_max_tiles_percent", &policy.axpy_tma_4byte_max_tiles_percent},
+      {"axpy_tma_4byte_max_tiles_min_bytes", &policy.axpy_tma_4byte_max_tiles_min_bytes},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
       {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},

@@ -350,6 +350,18 @@ struct GemvPolicy {
   // and number at most this percentage of the SMs (about one an SM; 0: never; see
   // axpy_tma in gemv_cuda.cu).
   index_t axpy_tma_large_max_tiles_percent = 101;
+  // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes only
+  // where its tiles number at most this percentage of the SMs (0: no limit): more are the
+  // register kernel's. Only short-wide matrices (few long vectors) have more than an SM's
+  // worth of the TMA kernel's tiles below axpy_tma_max_bytes (a tile is 64 outputs from 67
+  // tiles up). Same run, three rounds, fp32 row T, TMA (16-word tiles) -> register kernel
+  // (cuBLAS): 1024 x 16384 (256 tiles) 27.70 -> 25.91 us (24.93), 256 x 65536 (1024
+  // tiles) 25.33 -> 23.26 (25.71), 512 x 16384 (32 MiB) 15.62 -> 14.86 (14.62), 1544 x
+  // 16384 37.43 -> 37.27; squares and the LLM shapes unchanged; but 128 x 32768 (16 MiB)
+  // 8.67 -> 10.20 and 256 x 16384 9.34 -> 9.60, hence from 32 MiB; bf16 kept TMA (1024 x
+  // 16384 14.88 against 15.48, 256 x 65536 14.39 against 15.80, an earlier run).
+  index_t axpy_tma_4byte_max_tiles_percent = 100;
+  index_t axpy_tma_4byte_max_tiles_min_bytes = index_t(32) << 20;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
   index_t axpy_max_partial_bytes_per_tile = 64 * 1024;
