@@ -930,8 +930,9 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   if (args.count < 4 * kBlockThreads / words) return false;
   // 4-byte types with more tiles than that share of the SMs (few long vectors, only
   // short-wide matrices have them) in matrices from axpy_tma_4byte_max_tiles_min_bytes
-  // are the register kernel's (GemvPolicy::axpy_tma_4byte_max_tiles_percent).
-  if (sizeof(TA) == 4 && policy.axpy_tma_4byte_max_tiles_percent > 0 &&
+  // are the register kernel's (GemvPolicy::axpy_tma_4byte_max_tiles_percent); above
+  // axpy_tma_max_bytes the rule below decides (fp32 8449^2-8456^2, 133 tiles, stay on TMA).
+  if (sizeof(TA) == 4 && !large && policy.axpy_tma_4byte_max_tiles_percent > 0 &&
       args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >=
           policy.axpy_tma_4byte_max_tiles_min_bytes &&
       100 * ceil_div(args.length, words * V) * args.batch >

@@ -350,9 +350,11 @@ struct GemvPolicy {
   // and number at most this percentage of the SMs (about one an SM; 0: never; see
   // axpy_tma in gemv_cuda.cu).
   index_t axpy_tma_large_max_tiles_percent = 101;
-  // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes only
-  // where its tiles number at most this percentage of the SMs (0: no limit): more are the
-  // register kernel's. Only short-wide matrices (few long vectors) have more than an SM's
+  // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
+  // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
+  // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
+  // decides: a first version without that bound took fp32 8449^2 and 8456^2, 133 tiles,
+  // off the TMA kernel, 4-5 % slower in the 17:01 sweep). Only short-wide matrices (few long vectors) have more than an SM's
   // worth of the TMA kernel's tiles below axpy_tma_max_bytes (a tile is 64 outputs from 67
   // tiles up). Same run, three rounds, fp32 row T, TMA (16-word tiles) -> register kernel
   // (cuBLAS): 1024 x 16384 (256 tiles) 27.70 -> 25.91 us (24.93), 256 x 65536 (1024
