@@ -770,6 +770,17 @@ bool encode_map(CUtensorMap& map, const void* base, cuuint32_t rank, const cuuin
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// Whether `tiles` TMA tiles (over all the batch's matrices) of a matrix of
+// `matrix_bytes` are few enough to split the reduction as a tall matrix with few outputs:
+// under axpy_tma_split_max_tiles_percent of the SMs, from axpy_tma_split_min_bytes
+// (GemvPolicy). axpy_tma counts them at 8 words to choose that width, axpy_tma_with at
+// the width chosen to split.
+bool tma_tiles_few(index_t tiles, index_t matrix_bytes, const fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  return policy.axpy_tma_split_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_split_min_bytes &&
+         100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned>
 auto axpy_tma_variant() {
   return axpy_tma_kernel<TA, TX, TY, Acc, kWords, kRealigned>;
@@ -835,9 +846,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   const index_t slots = resident_blocks(kernel, shared) * state.multiprocessors;  // allows `shared`, too
   const index_t tiles = ceil_div(args.length, kTile) * args.batch;
   const index_t stages = ceil_div(args.count, kColumns);
-  const bool large_few_tiles = policy.axpy_tma_split_min_bytes > 0 &&
-                               100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors &&
-                               args.count * args.length * a_bytes >= policy.axpy_tma_split_min_bytes;
+  const bool large_few_tiles = tma_tiles_few(tiles, args.count * args.length * a_bytes, state);
   const index_t most_splits = stages / std::max<index_t>(1, policy.axpy_tma_min_stages_per_split);
   index_t splits = 1;
   if (large_few_tiles && policy.axpy_tma_split_wide == 1 && args.batch == 1) {
@@ -918,10 +927,11 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // Tall matrices split one block an SM (axpy_tma_with's large_few_tiles) read tiles
     // of 8 words, where there are few tiles of the chosen width or the vectors straddle
     // sectors (GemvPolicy::axpy_tma_split_wide).
-    const index_t few_percent = policy.axpy_tma_split_max_tiles_percent * sms;
-    if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && policy.axpy_tma_split_min_bytes > 0 &&
-        tiles_percent(8) < few_percent && (tiles_percent(words) < few_percent || straddled) &&
-        args.count * args.length * static_cast<index_t>(sizeof(TA)) >= policy.axpy_tma_split_min_bytes) {
+    const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+    const auto few_at = [&](index_t w) {
+      return tma_tiles_few(ceil_div(args.length, w * V) * args.batch, matrix_bytes, state);
+    };
+    if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && few_at(8) && (few_at(words) || straddled)) {
       words = 8;
     }
   }
