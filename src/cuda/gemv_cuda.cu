@@ -795,8 +795,8 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   constexpr index_t kTile = kWords * V;
   constexpr index_t kColumns = kTmaColumns<kWords>;
   const GemvPolicy& policy = GemvPolicy::get();
-  const index_t stages_in_ring = policy.axpy_tma_stages;
-  const std::size_t shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));
+  index_t stages_in_ring = policy.axpy_tma_stages;
+  std::size_t shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));
   const auto kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords, kRealigned>();
 
   AxpyTmaMaps maps;
@@ -861,6 +861,14 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   args.split_length = ceil_div(stages, splits) * kColumns;
   splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
+  // Grids of few blocks whose blocks have more stages than the ring holds keep a deeper
+  // ring each (GemvPolicy::axpy_tma_deep_ring_max_blocks_percent).
+  if (100 * tiles * splits <= policy.axpy_tma_deep_ring_max_blocks_percent * state.multiprocessors &&
+      policy.axpy_tma_deep_ring_stages > stages_in_ring && args.split_length / kColumns > stages_in_ring) {
+    stages_in_ring = policy.axpy_tma_deep_ring_stages;
+    shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));
+    resident_blocks(kernel, shared);  // allows `shared`
+  }
   const index_t tiles_per_batch = ceil_div(args.length, kTile);
   if (splits > 1) attach_axpy_partials(args, tiles_per_batch, splits, state);
   if (policy.trace) {

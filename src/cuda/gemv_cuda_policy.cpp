@@ -85,6 +85,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_split_wide", &policy.axpy_tma_split_wide},
       {"axpy_tma_split_blocks_per_sm", &policy.axpy_tma_split_blocks_per_sm},
       {"axpy_tma_splits", &policy.axpy_tma_splits},
+      {"axpy_tma_deep_ring_max_blocks_percent", &policy.axpy_tma_deep_ring_max_blocks_percent},
+      {"axpy_tma_deep_ring_stages", &policy.axpy_tma_deep_ring_stages},
       {"axpy_tma_max_bytes", &policy.axpy_tma_max_bytes},
       {"axpy_tma_max_bytes_2byte", &policy.axpy_tma_max_bytes_2byte},
       {"axpy_tma_words", &policy.axpy_tma_words},
@@ -169,7 +171,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_blocks_per_sm < 1 || !unroll_ok(policy.axpy_unroll) ||
       !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) ||
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
-      policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 ||
+      policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 || policy.axpy_tma_deep_ring_stages > 8 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_narrow16 > 2 ||
@@ -192,7 +194,7 @@ GemvPolicy parse(const char* text) {
                           "dot_rows and dot_shifted_rows 0, 1, 2 or 4, dot_shifted and dot_tail_split 0, 1 or 2, dot_tail_max_splits >= 2, "
                           "dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
-                          "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, "
+                          "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, dot_balanced_many_waves 0 or 1, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, "
