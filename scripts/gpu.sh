@@ -88,6 +88,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
+  # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
+  # default only grids of at most a third of the SMs' worth, GemvPolicy::axpy_tma_deep_ring_*).
+  step tests-tma-deep-ring env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY="$tma_policy,axpy_tma_deep_ring_max_blocks_percent=100000" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
   # The Dot form's rows balanced over the warps wherever that kernel can take them (by
