@@ -333,11 +333,12 @@ struct GemvPolicy {
   // flight, at a loaded latency of about 2 us read 1.2 TB/s, bf16 2312^2's 10.2 MiB in
   // 8.6 us). Same run, five rounds, row T, 4 -> 8 stages (cuBLAS): bf16 2312^2 (37 tiles of
   // 8 words) 8.59 -> 8.23 us (8.10), fp16 8.58 -> 8.01 (8.05), 2568^2 (41) 9.25 -> 9.11 and
-  // 9.39 -> 8.93, 1280^2 (40 tiles of 4 words, 5 stages a block) 4.62 -> 4.40 and 4.78 ->
-  // 4.45; two earlier runs alike at 2312^2 and 2568^2. Not taken: the blocks with no more
-  // stages than the ring (bf16 1024^2 and 1032^2, 4 stages a block, 4.5-4.7 -> 4.7-5.0 in
-  // that run); up to half the SMs' worth (50: bf16 2824^2 10.20 -> 9.72, 1792^2 5.92 ->
-  // 5.53, but 3080^2 11.15 -> 11.93, fp32 8192 x 1024 15.10 -> 15.94); 6 stages (between).
+  // 9.39 -> 8.93; four more runs alike at 2312^2 and 2568^2, one on an H200 (2312^2 8.05 ->
+  // 7.63). 1280^2 (40 tiles of 4 words, 5 stages a block) moved -5 % in one run and +7 % in
+  // another: at 4-5 us the noise. Not taken: the blocks with no more stages than the ring
+  // (bf16 1024^2 and 1032^2, 4 stages a block, 4.5-4.7 -> 4.7-5.0 in one run); up to half
+  // the SMs' worth (50: bf16 2824^2 10.20 -> 9.72, 1792^2 5.92 -> 5.53, but 3080^2 11.15 ->
+  // 11.93, fp32 8192 x 1024 15.10 -> 15.94); 6 stages (between).
   index_t axpy_tma_deep_ring_max_blocks_percent = 34;
   index_t axpy_tma_deep_ring_stages = 8;
   index_t axpy_tma_words = 0;
