@@ -919,9 +919,11 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
                     (args.batch == 1 || args.stride_x * x_bytes % 16 == 0) && args.length < (index_t(1) << 31) &&
                     args.count + 4 * kBlockThreads < (index_t(1) << 31) && args.batch <= static_cast<index_t>(kMaxGridZ);
   if (!fits) return false;
+  // Tiles of `w` words over the batch's matrices, and that count as a percentage.
+  const auto tiles_at = [&](index_t w) { return ceil_div(args.length, w * V) * args.batch; };
+  const auto tiles_percent = [&](index_t w) { return 100 * tiles_at(w); };
   index_t words = policy.axpy_tma_words;
   if (words == 0) {
-    const auto tiles_percent = [&](index_t w) { return 100 * ceil_div(args.length, w * V) * args.batch; };
     const index_t sms = state.multiprocessors;
     words = tiles_percent(16) >= policy.axpy_tma_widest_tiles_percent * sms ? 16
             : tiles_percent(8) >= policy.axpy_tma_wide_tiles_percent * sms  ? 8
@@ -937,7 +939,7 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // sectors (GemvPolicy::axpy_tma_split_wide).
     const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
     const auto few_at = [&](index_t w) {
-      return tma_tiles_few(ceil_div(args.length, w * V) * args.batch, matrix_bytes, state);
+      return tma_tiles_few(tiles_at(w), matrix_bytes, state);
     };
     if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && few_at(8) && (few_at(words) || straddled)) {
       words = 8;
@@ -953,12 +955,11 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   if (sizeof(TA) == 4 && !large && policy.axpy_tma_4byte_max_tiles_percent > 0 &&
       args.count * args.length * static_cast<index_t>(sizeof(TA)) * args.batch >=
           policy.axpy_tma_4byte_max_tiles_min_bytes &&
-      100 * ceil_div(args.length, words * V) * args.batch >
-          policy.axpy_tma_4byte_max_tiles_percent * state.multiprocessors) {
+      tiles_percent(words) > policy.axpy_tma_4byte_max_tiles_percent * state.multiprocessors) {
     return false;
   }
-  if (large && (words < 8 || 100 * ceil_div(args.length, words * V) * args.batch >
-                                 policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
+  if (large &&
+      (words < 8 || tiles_percent(words) > policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
     return false;
   }
   const bool realigned = !aligned16(args.A) || args.lda * static_cast<index_t>(sizeof(TA)) % 16 != 0;
