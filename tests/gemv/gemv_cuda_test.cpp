@@ -58,6 +58,29 @@ std::vector<T> random_vector(Random& random, index_t length) {
   return values;
 }
 
+// Entries of +-1: sums of them stay exact in fp32 below 2^24 terms.
+std::vector<float> signs(Random& random, index_t length) {
+  std::vector<float> values(static_cast<std::size_t>(length));
+  for (float& value : values) value = static_cast<float>(random.nonzero_integer(1));
+  return values;
+}
+
+// y = op(A) x on the host for row-major A with leading dimension lda, in double
+// (exact for the sums of signs() above).
+std::vector<float> exact_gemv(Op op, index_t m, index_t n, const float* A, index_t lda, const std::vector<float>& x) {
+  const index_t outputs = op == Op::NoTrans ? m : n, terms = op == Op::NoTrans ? n : m;
+  std::vector<float> y(static_cast<std::size_t>(outputs));
+  for (index_t i = 0; i < outputs; ++i) {
+    double sum = 0;
+    for (index_t j = 0; j < terms; ++j) {
+      const index_t r = op == Op::NoTrans ? i : j, c = op == Op::NoTrans ? j : i;
+      sum += double(A[r * lda + c]) * x[static_cast<std::size_t>(j)];
+    }
+    y[static_cast<std::size_t>(i)] = static_cast<float>(sum);
+  }
+  return y;
+}
+
 class CudaContextTest : public BackendTest {};
 
 TEST_F(CudaContextTest, ReportsDeviceAndStream) {
@@ -247,26 +270,10 @@ TEST_F(CudaContextTest, CallsWaitForTheKernelBefore) {
   const index_t long_n = quick_mode() ? 4096 : 16384;
   const index_t k = 16;                              // Y: y1's last k * k entries
   const index_t wide = quick_mode() ? 262144 : 2097152;  // 8 x wide: a split reduction
-  const auto signs = [&](index_t length) {
-    std::vector<float> values(static_cast<std::size_t>(length));
-    for (float& value : values) value = static_cast<float>(random().nonzero_integer(1));
-    return values;
-  };
-  // y = op(A) x on the host for A with leading dimension lda, exactly (every partial
-  // sum is an integer below 2^24).
-  const auto host = [](Layout layout, Op op, index_t m, index_t n, const float* A, index_t lda,
-                       const std::vector<float>& x) {
-    const index_t outputs = op == Op::NoTrans ? m : n, terms = op == Op::NoTrans ? n : m;
-    std::vector<float> y(static_cast<std::size_t>(outputs));
-    for (index_t i = 0; i < outputs; ++i) {
-      double sum = 0;
-      for (index_t j = 0; j < terms; ++j) {
-        const index_t r = op == Op::NoTrans ? i : j, c = op == Op::NoTrans ? j : i;
-        sum += double(A[layout == Layout::RowMajor ? r * lda + c : c * lda + r]) * x[static_cast<std::size_t>(j)];
-      }
-      y[static_cast<std::size_t>(i)] = static_cast<float>(sum);
-    }
-    return y;
+  const auto signs = [&](index_t length) { return fastmv_test::signs(random(), length); };
+  // Every matrix here is row-major.
+  const auto host = [](Layout, Op op, index_t m, index_t n, const float* A, index_t lda, const std::vector<float>& x) {
+    return exact_gemv(op, m, n, A, lda, x);
   };
   const std::vector<float> A0 = signs(rows * long_n), x0 = signs(long_n), x2 = signs(k),
                            D = signs(rows * long_n), x3 = signs(long_n), C = signs(long_n * 16),
@@ -319,6 +326,47 @@ TEST_F(CudaContextTest, CallsWaitForTheKernelBefore) {
       << "y6 = S^T x5, S as wide x 8";
   for (float& value : want5) value = -value;
   EXPECT_TRUE(same_contents(to_host(context, y7), want5)) << "y7 = -S x5";
+}
+
+// Split reductions (each split's partial sums through the context's workspace, the
+// last block of a tile adding them after an acquire-release handshake:
+// arrive_acq_rel in gemv_common.cuh) queued back to back and launched early, a dozen
+// calls of one shape with two vectors in turn: a last block that read partial sums not
+// yet visible, or the call before's, would change a sum. Entries +-1 keep every sum
+// exact. Shapes that split on an H100: a tall matrix with few outputs in the Axpy form
+// (the TMA kernel's splits), few long rows in the Dot form, short stored vectors (the
+// flat Axpy kernel, whose blocks add up the same way).
+TEST_F(CudaContextTest, SplitReductionsBackToBackAreExact) {
+  const fastmv::Context context(Backend::Cuda);
+  struct Case {
+    Op op;
+    index_t m, n;
+  };
+  const index_t tall = quick_mode() ? 8192 : 65536;
+  const std::vector<Case> cases = {{Op::Trans, tall, 512}, {Op::NoTrans, 8, tall * 16}, {Op::Trans, tall * 16, 8}};
+  constexpr int kCalls = 12;
+  for (const Case& c : cases) {
+    const index_t outputs = c.op == Op::NoTrans ? c.m : c.n, terms = c.op == Op::NoTrans ? c.n : c.m;
+    const std::vector<float> A = signs(random(), c.m * c.n);
+    const std::vector<float> x[2] = {signs(random(), terms), signs(random(), terms)};
+    const DeviceBuffer<float> dA = to_device(context, A);
+    const DeviceBuffer<float> dx[2] = {to_device(context, x[0]), to_device(context, x[1])};
+    std::vector<DeviceBuffer<float>> y;
+    for (int call = 0; call < kCalls; ++call) {
+      y.push_back(to_device(context, std::vector<float>(static_cast<std::size_t>(outputs), quiet_nan<float>())));
+    }
+    context.synchronize();
+    for (int call = 0; call < kCalls; ++call) {
+      fastmv::gemv(context, Layout::RowMajor, c.op, c.m, c.n, 1.0f, dA.data(), c.n, dx[call % 2].data(), 1, 0.0f,
+                   y[static_cast<std::size_t>(call)].data(), 1);
+    }
+    const std::vector<float> want[2] = {exact_gemv(c.op, c.m, c.n, A.data(), c.n, x[0]),
+                                        exact_gemv(c.op, c.m, c.n, A.data(), c.n, x[1])};
+    for (int call = 0; call < kCalls; ++call) {
+      EXPECT_TRUE(same_contents(to_host(context, y[static_cast<std::size_t>(call)]), want[call % 2]))
+          << (c.op == Op::Trans ? "A^T x" : "A x") << ", A " << c.m << " x " << c.n << ", call " << call;
+    }
+  }
 }
 
 TEST_F(CudaContextTest, DeviceBufferMoves) {
