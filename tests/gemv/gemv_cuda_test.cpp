@@ -271,10 +271,6 @@ TEST_F(CudaContextTest, CallsWaitForTheKernelBefore) {
   const index_t k = 16;                              // Y: y1's last k * k entries
   const index_t wide = quick_mode() ? 262144 : 2097152;  // 8 x wide: a split reduction
   const auto signs = [&](index_t length) { return fastmv_test::signs(random(), length); };
-  // Every matrix here is row-major.
-  const auto host = [](Layout, Op op, index_t m, index_t n, const float* A, index_t lda, const std::vector<float>& x) {
-    return exact_gemv(op, m, n, A, lda, x);
-  };
   const std::vector<float> A0 = signs(rows * long_n), x0 = signs(long_n), x2 = signs(k),
                            D = signs(rows * long_n), x3 = signs(long_n), C = signs(long_n * 16),
                            x4 = signs(16), S = signs(8 * wide), x5 = signs(wide);
@@ -309,20 +305,17 @@ TEST_F(CudaContextTest, CallsWaitForTheKernelBefore) {
   fastmv::gemv(context, Layout::RowMajor, Op::NoTrans, 8, wide, -1.0f, dS.data(), wide, dx5.data(), 1,
                0.0f, y7.data(), 1);
 
-  const std::vector<float> want1 = host(Layout::RowMajor, Op::NoTrans, rows, long_n, A0.data(), long_n, x0);
+  const std::vector<float> want1 = exact_gemv(Op::NoTrans, rows, long_n, A0.data(), long_n, x0);
   EXPECT_TRUE(same_contents(to_host(context, y1), want1)) << "y1 = A0 x0";
-  EXPECT_TRUE(same_contents(to_host(context, y2),
-                            host(Layout::RowMajor, Op::Trans, k, k, want1.data() + (rows - k * k), k, x2)))
+  EXPECT_TRUE(same_contents(to_host(context, y2), exact_gemv(Op::Trans, k, k, want1.data() + (rows - k * k), k, x2)))
       << "y2 = Y^T x2, Y the end of y1";
-  EXPECT_TRUE(same_contents(to_host(context, y3), host(Layout::RowMajor, Op::NoTrans, rows, long_n, D.data(),
-                                                       long_n, x3)))
+  EXPECT_TRUE(same_contents(to_host(context, y3), exact_gemv(Op::NoTrans, rows, long_n, D.data(), long_n, x3)))
       << "y3 = D x3, before x3 = C x4";
-  EXPECT_TRUE(same_contents(to_host(context, dx3), host(Layout::RowMajor, Op::NoTrans, long_n, 16, C.data(),
-                                                        16, x4)))
+  EXPECT_TRUE(same_contents(to_host(context, dx3), exact_gemv(Op::NoTrans, long_n, 16, C.data(), 16, x4)))
       << "x3 = C x4";
-  std::vector<float> want5 = host(Layout::RowMajor, Op::NoTrans, 8, wide, S.data(), wide, x5);
+  std::vector<float> want5 = exact_gemv(Op::NoTrans, 8, wide, S.data(), wide, x5);
   EXPECT_TRUE(same_contents(to_host(context, y5), want5)) << "y5 = S x5";
-  EXPECT_TRUE(same_contents(to_host(context, y6), host(Layout::RowMajor, Op::Trans, wide, 8, S.data(), 8, x5)))
+  EXPECT_TRUE(same_contents(to_host(context, y6), exact_gemv(Op::Trans, wide, 8, S.data(), 8, x5)))
       << "y6 = S^T x5, S as wide x 8";
   for (float& value : want5) value = -value;
   EXPECT_TRUE(same_contents(to_host(context, y7), want5)) << "y7 = -S x5";
