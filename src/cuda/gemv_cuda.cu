@@ -237,14 +237,16 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
 // fractions of the GPU each keeps busy, counting the share of the last wave of
 // blocks that has work and the share of the last round of loads of each group that
 // has words. The balanced kernel's blocks (`balanced_blocks`, `warps` warps each)
-// differ by at most one row, and its warps by nothing. The last wave counts only in
+// differ by at most one row, and its warps by nothing; with `spare`, a warp's words past
+// its last full round, up to one a lane, take no round of their own (balanced_rounds; see
+// dot() for where that counts). The last wave counts only in
 // dot_kernel grids of at most 3 waves: with more, its blocks are short and the partial
 // last wave cost less than predicted (same run: bf16 12800^2, 12 waves, predicted 1.30x,
 // measured 0.97x), so there only the rounds count, and only where one thread group reads
 // a whole row (`whole_rows`; GemvPolicy::dot_balanced_many_waves): with a row's words
 // split over groups the model took bf16 12800^2 and 12808^2 too, 2-3 % slower.
 double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t slots, index_t round,
-                         bool whole_rows, index_t balanced_blocks, index_t warps) {
+                         bool whole_rows, index_t balanced_blocks, index_t warps, bool spare) {
   const bool many_waves = blocks > 3 * slots;
   if (many_waves && (GemvPolicy::get().dot_balanced_many_waves == 0 || !whole_rows)) return 0;
   const double old_rounds = static_cast<double>(ceil_div(words, round));
@@ -252,7 +254,7 @@ double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t s
                           (old_rounds * static_cast<double>(round));
   const index_t most_rows = ceil_div(count, balanced_blocks);
   const index_t piece = ceil_div(most_rows * words, warps);
-  const double new_rounds = static_cast<double>(ceil_div(piece, kBalancedRound));
+  const double new_rounds = static_cast<double>(spare ? balanced_rounds(piece) : ceil_div(piece, kBalancedRound));
   const double new_busy = static_cast<double>(count) / static_cast<double>(most_rows * balanced_blocks) *
                           static_cast<double>(piece) / (new_rounds * static_cast<double>(kBalancedRound));
   return new_busy / old_busy;
@@ -600,6 +602,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 
   // Rows balanced over the warps instead (dot_balanced_kernel) where that is predicted
   // to be dot_balanced_min_gain_percent faster (dot_balanced_gain).
+  double balanced_gain = 0;  // predicted (traced)
   if (aligned && args.batch == 1 && args.length % V == 0 && words >= kBalancedMinWords &&
       (policy.dot_balanced == 2 || (policy.dot_balanced == 1 && sizeof(TA) <= 4))) {
     const int threads = static_cast<int>(policy.dot_balanced_threads);
@@ -607,11 +610,19 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                             : threads == 512 ? dot_balanced_kernel<TA, TX, TY, Acc, 512>
                                              : dot_balanced_kernel<TA, TX, TY, Acc, 1024>;
     const index_t balanced_blocks = resident_blocks(balanced, 0, threads) * state.multiprocessors;
-    if (args.count >= balanced_blocks &&
-        (policy.dot_balanced == 2 ||
-         dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
-                           split.groups_k * splits == 1, balanced_blocks, threads / 32) >=
-             1 + policy.dot_balanced_min_gain_percent / 100.0)) {
+    // The gain with the pieces' spare words counted must reach
+    // dot_balanced_spare_min_gain_percent, that without them dot_balanced_min_gain_percent.
+    bool gains = false;
+    if (args.count >= balanced_blocks) {
+      const auto gain = [&](bool spare) {
+        return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
+                                 split.groups_k * splits == 1, balanced_blocks, threads / 32, spare);
+      };
+      balanced_gain = gain(true);
+      gains = gain(false) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
+              balanced_gain >= 1 + policy.dot_balanced_spare_min_gain_percent / 100.0;
+    }
+    if (args.count >= balanced_blocks && (policy.dot_balanced == 2 || gains)) {
       if (x_packed) {
         const auto workspace = state.workspace(
             0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));
@@ -619,8 +630,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       }
       if (policy.trace) {
         trace_call("dot", args);
-        std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d\n", threads,
-                     static_cast<long long>(balanced_blocks), x_packed ? 1 : 0);
+        std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f\n", threads,
+                     static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain);
       }
       launch_sized(balanced, dim3(static_cast<unsigned>(balanced_blocks)), static_cast<unsigned>(threads), 0,
                    state, early_launch(state), 0, args);
@@ -679,12 +690,12 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     trace_call("dot", args);
     std::fprintf(stderr,
                  "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
-                 "tail %lld tiles x %d splits, x packed %d\n",
+                 "tail %lld tiles x %d splits, x packed %d, balanced kernel's predicted gain %.3f\n",
                  lanes, rows, unroll, aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(grid_x * splits * batch_z),
                  static_cast<long long>(slots), static_cast<long long>(args.tail_splits > 1 ? tail_tiles : 0),
-                 args.tail_splits, x_packed ? 1 : 0);
+                 args.tail_splits, x_packed ? 1 : 0, balanced_gain);
   }
   launch(kernel, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),

@@ -29,6 +29,7 @@ GemvPolicy parse(const char* text) {
       {"dot_balanced", &policy.dot_balanced},
       {"dot_balanced_threads", &policy.dot_balanced_threads},
       {"dot_balanced_min_gain_percent", &policy.dot_balanced_min_gain_percent},
+      {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
       {"dot_balanced_many_waves", &policy.dot_balanced_many_waves},
       {"blocks_per_sm", &policy.blocks_per_sm},
       {"dot_warp_lanes_min_words", &policy.dot_warp_lanes_min_words},

@@ -100,6 +100,17 @@ struct GemvPolicy {
   index_t dot_balanced = 1;
   index_t dot_balanced_threads = 256;
   index_t dot_balanced_min_gain_percent = 10;
+  // ... or, counting the round that a piece's spare words save (its words past its last
+  // full round, at most one a lane, which the kernel adds at the end: bf16 8192 x 2056,
+  // pieces of 257 words, 16.68 -> 15.42 us, cuBLAS 15.80), this much. The model counts
+  // only how full the rounds are, not that dot_kernel's two rows a group keep twice the
+  // words in flight and read x once for both: same run, three rounds, row N, dot_kernel
+  // -> balanced (predicted gain with the spare words): fp32 1536^2 6.04 -> 5.01 us
+  // (2.00), 2056^2 8.45 -> 7.43 (1.50), 3584^2 19.15 -> 18.28 (1.17), bf16 2816^2 8.86 ->
+  // 7.72 (1.50), 3072^2 8.95 -> 8.62 (1.50), 3592^2 11.45 -> 11.11 (1.33); but bf16 4104^2
+  // 13.93 -> 14.49 (1.25), 7168^2 37.34 -> 37.84 (1.17), 8200^2 49.10 -> 56.00 (1.12), fp32
+  // 4104^2 24.76 -> 25.16 (1.12), 7424^2 75.78 -> 76.23 (1.11); fp16 as bf16.
+  index_t dot_balanced_spare_min_gain_percent = 30;
   // ... and the model for dot_kernel grids of more than 3 waves: 1 counts only the
   // share of each round of loads that has words, where a thread group reads whole rows
   // (rows of 129-257 words read in rounds of 128 leave up to half of them masked); 0

@@ -335,7 +335,9 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // them into equal runs of words across row ends. Rows of 1024 elements (128 words:
 // 8 rows a block on an H100 split 32 ways, each warp a quarter of a row), counts just
 // over whole rows a block, lda with padding (NaN), beta = 0 over NaN in y, and x and y
-// strided (x packed first). On the Cuda backend under FASTMV_TEST_QUICK too (the
+// strided (x packed first). Rows of 129 and 257 words (4800 x 1032, 2200 x 2056) make
+// pieces whose last words, at most one a lane (32 in some), ride with the first round,
+// some of them reaching into the next row (on 132 SMs). On the Cuda backend under FASTMV_TEST_QUICK too (the
 // sanitizer runs take this kernel from here); one small shape elsewhere.
 TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
   struct Shape {
@@ -348,7 +350,9 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
                                  {2113, 1032, 0},
                                  {4352, 4352, 0},
                                  {1400, 8200, 16},
-                                 {33000, 1024, 0}});
+                                 {33000, 1024, 0},
+                                 {4800, 1032, 8},
+                                 {2200, 2056, 0}});
   }
   // Many rows of 129 words (a dot_kernel grid of many waves whose rounds of 128 words
   // leave the last nearly empty): the balanced kernel by default on the Cuda backend.
