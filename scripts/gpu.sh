@@ -87,6 +87,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
+  # ... with every split tile of aligned vectors summed by the second kernel (by default
+  # tall matrices of 32-64 MiB split at most 8 ways, GemvPolicy::axpy_tma_sum_kernel).
+  step tests-tma-sum-kernel env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
+    "$cuda_test" --gtest_brief=1
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
   # default only grids of at most a third of the SMs' worth, GemvPolicy::axpy_tma_deep_ring_*).
@@ -149,6 +153,10 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-tma-split-wide env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter="$memcheck_filter:*AxpyFormTallFewOutputs*:*AxpyFormAlignedVectorsOffLines*"
+  step sanitizer-memcheck-tma-sum-kernel env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
     --gtest_filter="$memcheck_filter:*AxpyFormTallFewOutputs*:*AxpyFormAlignedVectorsOffLines*"
   # Unaligned Axpy vectors of every type realigned (by default 2-byte types and small

@@ -792,9 +792,9 @@ bool tma_tiles_few(index_t tiles, index_t matrix_bytes, const fastmv::detail::Cu
          100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors;
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned>
+template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned, bool kSumLater = false>
 auto axpy_tma_variant() {
-  return axpy_tma_kernel<TA, TX, TY, Acc, kWords, kRealigned>;
+  return axpy_tma_kernel<TA, TX, TY, Acc, kWords, kRealigned, kSumLater>;
 }
 
 // Queues the call on the TMA kernel with tiles of kWords words and returns true, or
@@ -882,21 +882,39 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   }
   const index_t tiles_per_batch = ceil_div(args.length, kTile);
   if (splits > 1) attach_axpy_partials(args, tiles_per_batch, splits, state);
+  // The split tiles' partial sums added by a second kernel (GemvPolicy::axpy_tma_sum_kernel).
+  const bool sum_later = !kRealigned && splits > 1 &&
+                         (policy.axpy_tma_sum_kernel == 2 ||
+                          (policy.axpy_tma_sum_kernel == 1 && large_few_tiles &&
+                           splits >= policy.axpy_tma_sum_min_splits && splits <= policy.axpy_tma_sum_max_splits &&
+                           args.count * args.length * a_bytes < policy.axpy_tma_sum_max_bytes));
   if (policy.trace) {
     trace_call("axpy tma", args);
-    std::fprintf(stderr, "tile %lld x %lld, %d classes, stages %lld, splits %lld, %lld blocks (%lld slots)\n",
+    std::fprintf(stderr, "tile %lld x %lld, %d classes, stages %lld, splits %lld%s, %lld blocks (%lld slots)\n",
                  static_cast<long long>(kTile), static_cast<long long>(kColumns), classes,
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
-                 static_cast<long long>(tiles * splits), static_cast<long long>(slots));
+                 sum_later ? " (summed by a second kernel)" : "", static_cast<long long>(tiles * splits),
+                 static_cast<long long>(slots));
   }
   // Early launch slowed the narrowest tiles where there are many of them (GemvPolicy).
   const index_t early = kWords == 4 && tiles * splits > policy.early_launch_tma_narrow_max_blocks
                             ? 0
                             : early_launch(state, /*tma=*/true);
   args.prefetch = early == 2 ? 1 : 0;
-  launch(kernel,
-         dim3(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits), static_cast<unsigned>(args.batch)),
-         shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
+  const dim3 grid(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits),
+                  static_cast<unsigned>(args.batch));
+  if constexpr (!kRealigned) {
+    if (sum_later) {  // the split tiles' sums in a second kernel
+      const auto split_kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords, false, true>();
+      resident_blocks(split_kernel, shared);  // allows `shared`
+      launch(split_kernel, grid, shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
+      launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
+             dim3(static_cast<unsigned>(ceil_div(args.length, kBlockThreads)), 1, static_cast<unsigned>(args.batch)), 0,
+             state, early_launch(state), 0, args);
+      return true;
+    }
+  }
+  launch(kernel, grid, shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
   return true;
 }
 

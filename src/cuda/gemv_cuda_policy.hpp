@@ -337,6 +337,29 @@ struct GemvPolicy {
   index_t axpy_tma_split_blocks_per_sm = 1;
   // ... or exactly this many splits of one matrix (0: the rules above; for tuning).
   index_t axpy_tma_splits = 0;
+  // ... and where a tall matrix of aligned vectors (the rule above: from
+  // axpy_tma_split_min_bytes, few tiles) is split axpy_tma_sum_min_splits to
+  // axpy_tma_sum_max_splits ways and is under axpy_tma_sum_max_bytes, its tiles' partial sums added by a
+  // second kernel launched early after it (axpy_split_sum_kernel; cuBLAS's layout for
+  // these shapes, a split-K reduction kernel) instead of by each tile's last block,
+  // whose handover (its stores acknowledged, an atomic, its siblings' partials) ended
+  // the grid 2.2 us after that block's last stage (1); every split grid of aligned
+  // vectors (2, for the tests); never (0). Same run, five rounds, row T, 0 -> 2
+  // (cuBLAS): bf16 16384 x 1024 (8 splits) 17.12 -> 16.58 us (16.49), 16384 x 1544 (5)
+  // 24.92 -> 22.76 (23.46), fp16 col N 1024 x 16384 17.17 -> 16.62 (16.47), fp32 32768 x
+  // 512 (8) 27.85 -> 27.65, bf16 8192 x 2056 (4) 16.68 -> 16.72; but bf16 16384 x 2056 (64
+  // MiB, 4 splits) 27.70 -> 28.03, 65536 x 1032 (7) 51.25 -> 51.81, 131072 x 512 (16)
+  // 48.44 -> 50.11, 65536 x 256 (33) 17.04 -> 19.75, fp32 65536 x 256 (16) 27.39 -> 28.81:
+  // a thread of the second kernel adds an output's splits 8 at a time, a memory latency
+  // each, and from 64 MiB the last block's tail weighs less than the second launch.
+  // Another run, five rounds, 0 -> 1: bf16 16384 x 1024 17.16 -> 16.58 (16.69), 16384 x
+  // 1544 24.85 -> 22.86 (23.51), fp16 16384 x 1024 16.90 -> 16.25 (16.55), 16384 x 1544
+  // 24.56 -> 23.03 (23.47); with 4 splits (8192 x 2056) bf16 16.86 -> 16.82 but fp16 16.80
+  // -> 17.06, hence from 5 splits.
+  index_t axpy_tma_sum_kernel = 1;
+  index_t axpy_tma_sum_min_splits = 5;
+  index_t axpy_tma_sum_max_splits = 8;
+  index_t axpy_tma_sum_max_bytes = index_t(64) << 20;
   // ... and rings of axpy_tma_deep_ring_stages stages where the grid has at most
   // axpy_tma_deep_ring_max_blocks_percent of the SMs' worth of blocks (0: never) and a
   // block more stages than axpy_tma_stages: each block is then alone on its SM, and its

@@ -307,9 +307,11 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
 // The Axpy form (row-major Trans, column-major NoTrans) of tall matrices with few
 // outputs, aligned: from 32 MiB on the Cuda backend the TMA kernel reads them in tiles of
 // 8 words split over the vectors one block an SM, the short vectors (272 bytes) before
-// the flat kernel would (GemvPolicy::axpy_tma_split_wide); a length ending inside a tile,
-// lda with NaN padding, beta = 0 over NaN in y. Under FASTMV_TEST_QUICK (and elsewhere)
-// smaller shapes, which scripts/gpu.sh's policy override sends down the same path.
+// the flat kernel would (GemvPolicy::axpy_tma_split_wide), the partial sums of 16384 x
+// 1024 and 1544 (8 and 5 splits on 132 SMs) added by a second kernel
+// (GemvPolicy::axpy_tma_sum_kernel); a length ending inside a tile, lda with NaN padding,
+// beta = 0 over NaN in y. Under FASTMV_TEST_QUICK (and elsewhere) smaller shapes, which
+// scripts/gpu.sh's policy overrides send down the same paths.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
   struct Shape {
     index_t count, length, lda;

@@ -126,31 +126,43 @@ __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out
 // power of 2 <= 32 as tiles have at least 8 outputs), each adding every parts-th
 // group, combined by shuffles in a fixed order, the totals going back to
 // reduced[output]; wider tiles (few long groups) add them one thread per output.
-template <typename TY, typename Acc, int V, bool kInterleaved = false, typename Args>
-__device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, index_t b,
-                                                      index_t tile_first, index_t remaining,
-                                                      int lane, int group_k, int groups_k,
-                                                      int tile_outputs, Acc* reduced,
-                                                      const Acc (&sum)[V]) {
+// Its first steps: the groups' sums into reduced[group][output] ...
+template <typename Acc, int V, bool kInterleaved = false>
+__device__ __forceinline__ void store_group_sums(int lane, int group_k, int tile_outputs, Acc* reduced,
+                                                 const Acc (&sum)[V]) {
   const int lanes = tile_outputs / V;
 #pragma unroll
   for (int i = 0; i < V; ++i) {
     reduced[group_k * tile_outputs + (kInterleaved ? i * lanes + lane : lane * V + i)] = sum[i];
   }
   __syncthreads();
+}
+// ... and, for tiles of at most kBlockThreads outputs, each output's total over the
+// groups into reduced[output] (also the TMA kernel's split tiles' partial sums).
+template <typename Acc>
+__device__ __forceinline__ void add_group_sums(int groups_k, int tile_outputs, Acc* reduced) {
+  const int parts = kBlockThreads / tile_outputs;
+  const int t = threadIdx.x / parts;
+  const int part = threadIdx.x % parts;
+  Acc total = 0;
+  for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
+  for (int offset = parts / 2; offset > 0; offset /= 2) {
+    total += __shfl_xor_sync(0xffffffffu, total, offset);
+  }
+  __syncthreads();
+  if (part == 0) reduced[t] = total;
+  __syncthreads();
+}
+template <typename TY, typename Acc, int V, bool kInterleaved = false, typename Args>
+__device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, index_t b,
+                                                      index_t tile_first, index_t remaining,
+                                                      int lane, int group_k, int groups_k,
+                                                      int tile_outputs, Acc* reduced,
+                                                      const Acc (&sum)[V]) {
+  store_group_sums<Acc, V, kInterleaved>(lane, group_k, tile_outputs, reduced, sum);
   const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
   if (tile_outputs <= kBlockThreads) {
-    const int parts = kBlockThreads / tile_outputs;
-    const int t = threadIdx.x / parts;
-    const int part = threadIdx.x % parts;
-    Acc total = 0;
-    for (int g = part; g < groups_k; g += parts) total += reduced[g * tile_outputs + t];
-    for (int offset = parts / 2; offset > 0; offset /= 2) {
-      total += __shfl_xor_sync(0xffffffffu, total, offset);
-    }
-    __syncthreads();
-    if (part == 0) reduced[t] = total;
-    __syncthreads();
+    add_group_sums<Acc>(groups_k, tile_outputs, reduced);
     finish_tile<TY, Acc>(args, y, b, blockIdx.x, tile_first, outputs, args.length,
                          [&](int output) { return reduced[output]; });
   } else {

@@ -71,7 +71,9 @@ __device__ __forceinline__ unsigned shared_address(const void* pointer) {
   return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned>
+// kSumLater (a split grid, GemvPolicy::axpy_tma_sum_kernel): each block stores its
+// tile's partial sums and ends; axpy_split_sum_kernel, launched after it, adds them.
+template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned, bool kSumLater = false>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_tma_kernel(const __grid_constant__ GemvArgs<TA, TX, TY, Acc> args,
                     const __grid_constant__ AxpyTmaMaps maps, const int stages_in_ring) {
@@ -235,10 +237,44 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
     }
     // Every copy has landed and been read: the ring becomes the reduction's buffer.
-    add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, args.length - tile_first, word, group, kGroups,
-                                      kTile, reinterpret_cast<Acc*>(ring), sum);
+    if constexpr (kSumLater) {
+      Acc* reduced = reinterpret_cast<Acc*>(ring);
+      store_group_sums<Acc, V>(word, group, kTile, reduced, sum);
+      add_group_sums<Acc>(kGroups, kTile, reduced);
+      const int outputs = static_cast<int>(min(static_cast<index_t>(kTile), args.length - tile_first));
+      Acc* mine = args.partials + (b * args.splits + blockIdx.y) * args.length + tile_first;
+      for (int t = threadIdx.x; t < outputs; t += blockDim.x) mine[t] = reduced[t];
+      __syncthreads();
+    } else {
+      add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, args.length - tile_first, word, group, kGroups,
+                                        kTile, reinterpret_cast<Acc*>(ring), sum);
+    }
   }
 #endif
+}
+
+// The sums of axpy_tma_kernel<..., kSumLater>'s split tiles: output t of matrix b is
+// alpha times the sum over s of partials[b][s][t], in split order, plus beta y.
+template <typename TY, typename Acc, typename Args>
+__global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
+  allow_later_work();
+  wait_for_earlier_work();
+  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t b = blockIdx.y;
+  if (t >= args.length) return;
+  const Acc* all = args.partials + b * args.splits * args.length + t;
+  Acc sum = 0;
+  constexpr int kInFlight = 8;
+  for (int s = 0; s < args.splits; s += kInFlight) {
+    Acc v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      v[u] = s + u < args.splits ? __ldcg(all + static_cast<index_t>(s + u) * args.length) : Acc(0);
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) sum += v[u];
+  }
+  store_output(args.y + b * args.stride_y, t, args.incy, args.alpha, args.beta, sum);
 }
 
 }  // namespace fastmv::gemv_cuda
