@@ -253,14 +253,15 @@ __global__ void __launch_bounds__(kBlockThreads)
 #endif
 }
 
-// The sums of axpy_tma_kernel<..., kSumLater>'s split tiles: output t of matrix b is
-// alpha times the sum over s of partials[b][s][t], in split order, plus beta y.
+// The sums of axpy_tma_kernel<..., kSumLater>'s split tiles: output t of matrix b
+// (blockIdx.z, as in that kernel's grid) is alpha times the sum over s of
+// partials[b][s][t], in split order, plus beta y.
 template <typename TY, typename Acc, typename Args>
 __global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
   allow_later_work();
   wait_for_earlier_work();
   const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const index_t b = blockIdx.y;
+  const index_t b = blockIdx.z;
   if (t >= args.length) return;
   const Acc* all = args.partials + b * args.splits * args.length + t;
   Acc sum = 0;
