@@ -909,7 +909,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
       resident_blocks(split_kernel, shared);  // allows `shared`
       launch(split_kernel, grid, shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
       launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
-             dim3(static_cast<unsigned>(ceil_div(args.length, kBlockThreads)), 1, static_cast<unsigned>(args.batch)), 0,
+             dim3(static_cast<unsigned>(ceil_div(args.length, index_t(32))), 1, static_cast<unsigned>(args.batch)), 0,
              state, early_launch(state), 0, args);
       return true;
     }

@@ -355,11 +355,16 @@ struct GemvPolicy {
   // Another run, five rounds, 0 -> 1: bf16 16384 x 1024 17.16 -> 16.58 (16.69), 16384 x
   // 1544 24.85 -> 22.86 (23.51), fp16 16384 x 1024 16.90 -> 16.25 (16.55), 16384 x 1544
   // 24.56 -> 23.03 (23.47); with 4 splits (8192 x 2056) bf16 16.86 -> 16.82 but fp16 16.80
-  // -> 17.06, hence from 5 splits.
+  // -> 17.06, hence from 5 splits. Since the second kernel's warps take the splits side
+  // by side (one round trip for up to 64; thirty-first session), 16-32 splits gain too:
+  // same run, three rounds, 8 splits and 64 MiB -> 32 and 96 MiB (cuBLAS): bf16 row T
+  // 65536 x 256 (32 splits) 17.41 -> 16.68 us (17.78), fp16 17.32 -> 16.68, fp32 65536 x
+  // 256 (16 splits, 64 MiB) 28.01 -> 27.22 (28.36), col N alike; every split from 64 MiB
+  // up lost (bf16 131072 x 512, 128 MiB, 48.51 -> 48.85; 65536 x 1032 51.30 -> 51.87).
   index_t axpy_tma_sum_kernel = 1;
   index_t axpy_tma_sum_min_splits = 5;
-  index_t axpy_tma_sum_max_splits = 8;
-  index_t axpy_tma_sum_max_bytes = index_t(64) << 20;
+  index_t axpy_tma_sum_max_splits = 32;
+  index_t axpy_tma_sum_max_bytes = index_t(96) << 20;
   // ... and rings of axpy_tma_deep_ring_stages stages where the grid has at most
   // axpy_tma_deep_ring_max_blocks_percent of the SMs' worth of blocks (0: never) and a
   // block more stages than axpy_tma_stages: each block is then alone on its SM, and its

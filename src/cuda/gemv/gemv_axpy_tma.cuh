@@ -255,27 +255,43 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 // The sums of axpy_tma_kernel<..., kSumLater>'s split tiles: output t of matrix b
 // (blockIdx.z, as in that kernel's grid) is alpha times the sum over s of
-// partials[b][s][t], in split order, plus beta y.
+// partials[b][s][t], plus beta y. A block takes 32 outputs, each of its warps the splits
+// s = warp, warp + 8, ... of all 32 (a coalesced 128-byte load a split), up to 8 loads in
+// flight a thread, so that 64 splits cost one round trip as 8 do; warp 0 then adds the
+// warps' sums in warp order (the same order on every call).
 template <typename TY, typename Acc, typename Args>
 __global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
+  constexpr int kTeams = kBlockThreads / 32;
+  constexpr int kInFlight = 8;
+  __shared__ Acc team_sums[kTeams][32];
   allow_later_work();
   wait_for_earlier_work();
-  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int team = static_cast<int>(threadIdx.x / 32);
+  const index_t t = static_cast<index_t>(blockIdx.x) * 32 + lane;
   const index_t b = blockIdx.z;
-  if (t >= args.length) return;
-  const Acc* all = args.partials + b * args.splits * args.length + t;
   Acc sum = 0;
-  constexpr int kInFlight = 8;
-  for (int s = 0; s < args.splits; s += kInFlight) {
-    Acc v[kInFlight];
+  if (t < args.length) {
+    const Acc* all = args.partials + b * args.splits * args.length + t;
+    for (int s = team; s < args.splits; s += kTeams * kInFlight) {
+      Acc v[kInFlight];
 #pragma unroll
-    for (int u = 0; u < kInFlight; ++u) {
-      v[u] = s + u < args.splits ? __ldcg(all + static_cast<index_t>(s + u) * args.length) : Acc(0);
+      for (int u = 0; u < kInFlight; ++u) {
+        const int split = s + u * kTeams;
+        v[u] = split < args.splits ? __ldcg(all + static_cast<index_t>(split) * args.length) : Acc(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) sum += v[u];
     }
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) sum += v[u];
   }
-  store_output(args.y + b * args.stride_y, t, args.incy, args.alpha, args.beta, sum);
+  team_sums[team][lane] = sum;
+  __syncthreads();
+  if (team == 0 && t < args.length) {
+    Acc total = 0;
+#pragma unroll
+    for (int w = 0; w < kTeams; ++w) total += team_sums[w][lane];
+    store_output(args.y + b * args.stride_y, t, args.incy, args.alpha, args.beta, total);
+  }
 }
 
 }  // namespace fastmv::gemv_cuda
