@@ -380,6 +380,26 @@ struct GemvPolicy {
   // 11.93, fp32 8192 x 1024 15.10 -> 15.94); 6 stages (between).
   index_t axpy_tma_deep_ring_max_blocks_percent = 34;
   index_t axpy_tma_deep_ring_stages = 8;
+  // ... and in 2-byte types also where an unsplit grid has at most one block an SM whose
+  // blocks have at most axpy_tma_deep_ring_2byte_max_stages stages (0: never), in tiles of
+  // 4 words only up to axpy_tma_deep_ring_4word_max_blocks_percent of the SMs' worth of
+  // blocks: short blocks spend much of their time filling the ring (thirty-first
+  // session). Same run, three rounds, bf16 row T, 4 -> 8 stages (cuBLAS): 512 x 16384 (8
+  // stages a block, 128 blocks) 9.81 -> 8.53 us (9.63), 1024 x 8192 (8) 9.63 -> 8.55
+  // (9.50), 1024 x 16384 (16) 14.84 -> 14.29 (14.88), 2056 x 8192 (17) 15.40 -> 14.86
+  // (15.11), 1544 x 16384 (25) 20.81 -> 20.46, fp16 alike; 4-word tiles of 1536^2-2048^2
+  // (48-64 blocks, 6-8 stages) 3-11 % faster (2048^2 6.81 -> 6.14). Slower: 3072 x 8192
+  // (24 stages) +1 %, 8192^2 (64) +3 %, every 4-word grid of 128 blocks (2048 x 4096, 8
+  // stages, +3.6 %; 4096^2 +1-1.6 %), and every grid of 65-127 blocks measured (5-33 %:
+  // squares of 8-16 word tiles, bf16 5888^2-12808^2 and fp32 4352^2-8200^2, whose blocks
+  // have 46-200 stages); fp32 gained only at 128256 x 4096 (715 -> 689, 1000 stages) and
+  // lost 1-6 % elsewhere, so 4-byte types keep the rule above. Another run, three rounds,
+  // the rule against the old (cuBLAS): bf16 row T 1024 x 16384 15.12 -> 14.21 (14.75), 2056
+  // x 8192 15.63 -> 14.83 (14.94), col N 8192 x 2056 15.62 -> 14.81 (15.00), fp16 alike
+  // (4-7 %); the 4-word squares mixed (bf16 1792^2 5.37 -> 5.57, fp16 2048^2 6.34 -> 5.98):
+  // between the runs the 4-stage ring's times moved by up to 12 %, the 8-stage ring's by 3 %.
+  index_t axpy_tma_deep_ring_2byte_max_stages = 20;
+  index_t axpy_tma_deep_ring_4word_max_blocks_percent = 49;
   index_t axpy_tma_words = 0;
   // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
   // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16
