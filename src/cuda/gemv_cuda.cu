@@ -872,9 +872,10 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   args.split_length = ceil_div(stages, splits) * kColumns;
   splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
-  // Grids of few blocks, and in 2-byte types unsplit grids of short blocks, whose blocks
-  // have more stages than the ring holds keep a deeper ring each
-  // (GemvPolicy::axpy_tma_deep_ring_max_blocks_percent, axpy_tma_deep_ring_2byte_max_stages).
+  // Grids of few blocks, in 2-byte types unsplit grids of short blocks, and grids of at
+  // most one block an SM over the largest matrices, whose blocks have more stages than the
+  // ring holds keep a deeper ring each (GemvPolicy::axpy_tma_deep_ring_max_blocks_percent,
+  // axpy_tma_deep_ring_2byte_max_stages, axpy_tma_deep_ring_min_bytes).
   const index_t blocks = tiles * splits;
   const index_t block_stages = args.split_length / kColumns;
   const bool few_blocks = 100 * blocks <= policy.axpy_tma_deep_ring_max_blocks_percent * state.multiprocessors;
@@ -882,7 +883,9 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
       sizeof(TA) == 2 && splits == 1 && block_stages <= policy.axpy_tma_deep_ring_2byte_max_stages &&
       blocks <= state.multiprocessors &&
       (kWords >= 8 || 100 * blocks <= policy.axpy_tma_deep_ring_4word_max_blocks_percent * state.multiprocessors);
-  if ((few_blocks || short_blocks) && policy.axpy_tma_deep_ring_stages > stages_in_ring &&
+  const bool huge = policy.axpy_tma_deep_ring_min_bytes > 0 && blocks <= state.multiprocessors &&
+                    args.count * args.length * a_bytes * args.batch >= policy.axpy_tma_deep_ring_min_bytes;
+  if ((few_blocks || short_blocks || huge) && policy.axpy_tma_deep_ring_stages > stages_in_ring &&
       block_stages > stages_in_ring) {
     stages_in_ring = policy.axpy_tma_deep_ring_stages;
     shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));

@@ -94,6 +94,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_deep_ring_stages", &policy.axpy_tma_deep_ring_stages},
       {"axpy_tma_deep_ring_2byte_max_stages", &policy.axpy_tma_deep_ring_2byte_max_stages},
       {"axpy_tma_deep_ring_4word_max_blocks_percent", &policy.axpy_tma_deep_ring_4word_max_blocks_percent},
+      {"axpy_tma_deep_ring_min_bytes", &policy.axpy_tma_deep_ring_min_bytes},
       {"axpy_tma_max_bytes", &policy.axpy_tma_max_bytes},
       {"axpy_tma_max_bytes_2byte", &policy.axpy_tma_max_bytes_2byte},
       {"axpy_tma_words", &policy.axpy_tma_words},
