@@ -88,12 +88,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
   # ... with every split tile of aligned vectors summed by the second kernel (by default
-  # tall matrices of 32-64 MiB split at most 8 ways, GemvPolicy::axpy_tma_sum_kernel).
+  # tall matrices under 96 MiB split 5-32 ways, GemvPolicy::axpy_tma_sum_kernel).
   step tests-tma-sum-kernel env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
     "$cuda_test" --gtest_brief=1
   step tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
-  # default only grids of at most a third of the SMs' worth, GemvPolicy::axpy_tma_deep_ring_*).
+  # default only grids of at most a third of the SMs' worth, unsplit 2-byte grids of short
+  # blocks and grids over matrices from 1.25 GiB, GemvPolicy::axpy_tma_deep_ring_*).
   step tests-tma-deep-ring env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY="$tma_policy,axpy_tma_deep_ring_max_blocks_percent=100000" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
