@@ -873,7 +873,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   splits = ceil_div(args.count, args.split_length);
   args.splits = static_cast<int>(splits);
   // Grids of few blocks, in 2-byte types unsplit grids of short blocks, and grids of at
-  // most one block an SM over the largest matrices, whose blocks have more stages than the
+  // most one block an SM over the most bytes of A, whose blocks have more stages than the
   // ring holds keep a deeper ring each (GemvPolicy::axpy_tma_deep_ring_max_blocks_percent,
   // axpy_tma_deep_ring_2byte_max_stages, axpy_tma_deep_ring_min_bytes).
   const index_t blocks = tiles * splits;

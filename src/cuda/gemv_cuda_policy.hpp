@@ -400,8 +400,8 @@ struct GemvPolicy {
   // between the runs the 4-stage ring's times moved by up to 12 %, the 8-stage ring's by 3 %.
   index_t axpy_tma_deep_ring_2byte_max_stages = 20;
   index_t axpy_tma_deep_ring_4word_max_blocks_percent = 49;
-  // ... and in every type where a grid of at most one block an SM reads a matrix of at
-  // least axpy_tma_deep_ring_min_bytes (0: never). Same run, three rounds, fp32 row T N x
+  // ... and in every type where a grid of at most one block an SM reads at least
+  // axpy_tma_deep_ring_min_bytes of A (a batch's matrices together; 0: never). Same run, three rounds, fp32 row T N x
   // 4096 (128 blocks of 8-word tiles), 4 -> 8 stages (cuBLAS): N = 32768 175.7 -> 178.0 us,
   // 65536 (1 GiB) 352.3 -> 352.4 (364.0), 98304 537.3 -> 527.5 (532.6), 128256 (2 GB)
   // 715.5 -> 688.8 (691.9), 160000 905.8 -> 861.3 (868.5): with 4 stages the read rate
