@@ -904,11 +904,11 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
     std::fprintf(stderr, "tile %lld x %lld, %d classes, stages %lld, splits %lld%s, %lld blocks (%lld slots)\n",
                  static_cast<long long>(kTile), static_cast<long long>(kColumns), classes,
                  static_cast<long long>(stages_in_ring), static_cast<long long>(splits),
-                 sum_later ? " (summed by a second kernel)" : "", static_cast<long long>(tiles * splits),
+                 sum_later ? " (summed by a second kernel)" : "", static_cast<long long>(blocks),
                  static_cast<long long>(slots));
   }
   // Early launch slowed the narrowest tiles where there are many of them (GemvPolicy).
-  const index_t early = kWords == 4 && tiles * splits > policy.early_launch_tma_narrow_max_blocks
+  const index_t early = kWords == 4 && blocks > policy.early_launch_tma_narrow_max_blocks
                             ? 0
                             : early_launch(state, /*tma=*/true);
   args.prefetch = early == 2 ? 1 : 0;

@@ -489,18 +489,16 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   Acc spare_sum = 0;
   if (spare != 0) {
     wait_copies();
-    if (lane < spare) {  // the rounds end inside `row` (row_end > end - spare)
-      const index_t w = end - spare + lane;
-      const index_t r = w < row_end ? row : row + 1;
+    if (lane < spare) {  // in `row`, where the rounds end, or the row after it
       Acc xv[V];
-      load_cached_vector<TX, Acc, V>(x + (w - r * words) * V, xv);
+      load_cached_vector<TX, Acc, V>(x + (spare_word - spare_row * words) * V, xv);
       Acc av[V];
       unpack<TA, Acc>(spare_words[warp][lane], av);
 #pragma unroll
       for (int e = 0; e < V; ++e) spare_sum = fma(av[e], xv[e], spare_sum);
     }
   }
-  const bool spare_in_row = end - spare + lane < row_end;
+  const bool spare_in_row = spare_row == row;  // (spare_sum is 0 in lanes past the spare words)
   if (row_end - words < end) emit(row, sum + (spare_in_row ? spare_sum : Acc(0)));
   if (row_end < end) emit(row + 1, spare_in_row ? Acc(0) : spare_sum);
   __syncthreads();
