@@ -135,6 +135,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
+  # Aligned Axpy vectors on the register kernel at every size (by default from 8 MiB where
+  # the TMA kernel does not take them), fp16's held to 4 blocks per SM.
+  step tests-aligned-register env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_small_matrix_bytes=1,axpy_tma_min_bytes=0,axpy_narrow=0,axpy_flat=0 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
   # which is every shape of the tests but the largest).
   step tests-2byte-one-row env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_2byte_max_rows_per_sm=0 \

@@ -704,7 +704,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
 // in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
-// SM (see axpy_kernel and axpy_realigned_held_min_bytes).
+// SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
+// (axpy_aligned_fp16_held).
 template <typename TA, typename TX, typename TY, typename Acc>
 auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
   const auto with_unroll = [&](auto kernel_for) {
@@ -714,6 +715,9 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
     constexpr int kUnroll = decltype(u)::value;
     switch (loads) {
       case AxpyLoads::kAligned:
+        if constexpr (std::is_same_v<TA, __half> && kUnroll == 4) {
+          if (held) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, 4, 4>;
+        }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
         if (held && kUnroll == 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
@@ -1324,7 +1328,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9 -> 10.7, 72 x 400009 31.4 -> 28.9;
   // but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, and under axpy_small_matrix_bytes, where
   // it is never taken, 1793^2 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike).
+  // Aligned fp16 vectors with 4 in flight held to 4 blocks per SM
+  // (axpy_aligned_fp16_held).
   const auto held_for = [&](index_t l) {
+    if (aligned) return policy.axpy_aligned_fp16_held != 0;
     return matrix_bytes >= policy.axpy_realigned_held_min_bytes || l > 32;
   };
   index_t lanes = 0;

@@ -208,6 +208,14 @@ struct GemvPolicy {
   index_t axpy_unroll = 8;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
+  // ... and for fp16 with 4 in flight, 1: the kernel held to 64 registers, 4 blocks per SM
+  // as bf16's (60 registers) takes by itself; 0: ptxas' choice, 77-79 registers (fp16's
+  // conversions keep more registers than bf16's shifts), 3 blocks per SM. Same run, three
+  // rounds, 0 -> 1 (cuBLAS), fp16 row T: 16 x 1048576 16.46 -> 14.37 us (23.56; bf16
+  // 14.33 in the run before), 512 x 131072 50.10 -> 46.35 (50.60), 40 x 1048576 33.60 ->
+  // 30.93, 1032 x 65536 49.62 -> 48.56 (48.48), col N 128256 x 4096 351.0 -> 343.0
+  // (354.2); 13 of the 16 sweep shapes it moves 2-13 % faster, 3 within 1.3 %.
+  index_t axpy_aligned_fp16_held = 1;
   // Axpy form, unaligned vectors (two loads a word) from axpy_small_matrix_bytes up
   // (4 or 8). 8, same run: fp32 1537^2 11.3 -> 10.0 us, 2049^2 12.5 -> 11.8, 4609^2
   // 37.4 -> 35.3, but 3073^2 19.2 -> 21.6, 6401^2 65.7 -> 73.4; bf16 within 4 %.

@@ -179,7 +179,9 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 // that ptxas must leave registers for (0: its own choice). Realigned 2-byte vectors with
 // 4 in flight take 118-124 registers, 2 blocks per SM; held to 80 (3 blocks) they run
 // more instructions (+16 %) with more warps to hide latency, faster on long calls and
-// slower on short ones (the dispatcher's axpy_realigned_held_min_bytes). A minimum of 1
+// slower on short ones (the dispatcher's axpy_realigned_held_min_bytes). Aligned fp16
+// vectors with 4 in flight are held to 4 blocks per SM (64 registers, as bf16's take
+// unasked; axpy_aligned_fp16_held). A minimum of 1
 // is not the same as none: it made ptxas give the aligned bf16 kernel 91 registers
 // instead of 60.
 template <typename TA, typename TX, typename TY, typename Acc, AxpyLoads kLoads, int kUnroll, int kMinBlocks = 0>
