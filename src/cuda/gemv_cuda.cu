@@ -988,6 +988,13 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && few_at(8) && (few_at(words) || straddled)) {
       words = 8;
     }
+    // Above axpy_tma_max_bytes_2byte, half-precision matrices with few outputs, whose
+    // tiles of 4 words the rule below would leave to the register kernel: tiles of 16
+    // words split one block an SM (GemvPolicy::axpy_tma_large_split_2byte).
+    if (large && sizeof(TA) == 2 && policy.axpy_tma_large_split_2byte == 1 && words < 8 && args.batch == 1 &&
+        few_at(16)) {
+      words = 16;
+    }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).

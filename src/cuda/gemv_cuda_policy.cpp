@@ -46,6 +46,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_blocks_per_sm", &policy.axpy_blocks_per_sm},
       {"axpy_unroll", &policy.axpy_unroll},
       {"axpy_large_unroll", &policy.axpy_large_unroll},
+      {"axpy_tma_large_split_2byte", &policy.axpy_tma_large_split_2byte},
       {"axpy_aligned_fp16_held", &policy.axpy_aligned_fp16_held},
       {"axpy_large_unaligned_unroll", &policy.axpy_large_unaligned_unroll},
       {"axpy_interleave_unaligned", &policy.axpy_interleave_unaligned},
@@ -187,7 +188,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_balanced_many_waves > 1 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
-      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
       policy.axpy_narrow_aligned_2byte > 2 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||
@@ -206,7 +207,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, dot_balanced_many_waves 0 or 1, "
-                          "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held 0 or 1, "
+                          "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");

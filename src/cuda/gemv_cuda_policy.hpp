@@ -440,6 +440,13 @@ struct GemvPolicy {
   // and number at most this percentage of the SMs (about one an SM; 0: never; see
   // axpy_tma in gemv_cuda.cu).
   index_t axpy_tma_large_max_tiles_percent = 101;
+  // ... and (1) 2-byte types there whose 16-word tiles are few enough to be split one
+  // block an SM (tma_tiles_few; bf16 128256 x 4096 row T: 32 tiles split 4), where the
+  // tiles chosen otherwise (4 words) are refused; 0: the register kernel's. Same run,
+  // five rounds, 0 -> 1 (cuBLAS), row T: bf16 128256 x 4096 345.04 -> 338.70 us
+  // (341.57), 32000 x 4096 90.37 -> 88.70 (90.29), fp16 alike; by a trace of the
+  // dispatcher over the sweep these four are all it moves.
+  index_t axpy_tma_large_split_2byte = 1;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
   // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
