@@ -448,7 +448,7 @@ struct GemvPolicy {
   // dispatcher over the sweep these four are all it moves. Below 120 MiB the same tiles
   // lose (same run, three rounds, bf16 row T, 4-word tiles -> 16-word split 4): 4096^2
   // 15.19 -> 16.78 us, 8192 x 4096 26.03 -> 27.13, 11008 x 4096 33.46 -> 34.31, 14336 x
-  // 4096 42.35 -> 42.50; 16384 x 4096 48.09 -> 47.78.
+  // 4096 (112 MiB) 42.35 -> 42.50.
   index_t axpy_tma_large_split_2byte = 1;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
