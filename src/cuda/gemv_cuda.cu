@@ -612,17 +612,14 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t balanced_blocks = resident_blocks(balanced, 0, threads) * state.multiprocessors;
     // The gain with the pieces' spare words counted must reach
     // dot_balanced_spare_min_gain_percent, that without them dot_balanced_min_gain_percent.
-    bool gains = false;
-    if (args.count >= balanced_blocks) {
-      const auto gain = [&](bool spare) {
-        return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
-                                 split.groups_k * splits == 1, balanced_blocks, threads / 32, spare);
-      };
-      balanced_gain = gain(true);
-      gains = gain(false) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
-              balanced_gain >= 1 + policy.dot_balanced_spare_min_gain_percent / 100.0;
-    }
-    if (args.count >= balanced_blocks && (policy.dot_balanced == 2 || gains)) {
+    const auto gain = [&](bool spare) {
+      return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
+                               split.groups_k * splits == 1, balanced_blocks, threads / 32, spare);
+    };
+    const bool fits = args.count >= balanced_blocks;
+    if (fits) balanced_gain = gain(true);
+    if (fits && (policy.dot_balanced == 2 || gain(false) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
+                 balanced_gain >= 1 + policy.dot_balanced_spare_min_gain_percent / 100.0)) {
       if (x_packed) {
         const auto workspace = state.workspace(
             0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));
@@ -1338,7 +1335,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // Aligned fp16 vectors with 4 in flight held to 4 blocks per SM
   // (axpy_aligned_fp16_held).
   const auto held_for = [&](index_t l) {
-    if (aligned) return policy.axpy_aligned_fp16_held != 0;
+    if (aligned) return std::is_same_v<TA, __half> && policy.axpy_aligned_fp16_held != 0;
     return matrix_bytes >= policy.axpy_realigned_held_min_bytes || l > 32;
   };
   index_t lanes = 0;

@@ -67,10 +67,6 @@ constexpr std::size_t axpy_tma_shared_bytes(int stages) {
   return stages * axpy_tma_stage_bytes<TA, TX, kWords, kRealigned>() + 128 + 8 * static_cast<std::size_t>(stages);
 }
 
-__device__ __forceinline__ unsigned shared_address(const void* pointer) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
-}
-
 // kSumLater (a split grid, GemvPolicy::axpy_tma_sum_kernel): each block stores its
 // tile's partial sums and ends; axpy_split_sum_kernel, launched after it, adds them.
 template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned, bool kSumLater = false>

@@ -67,13 +67,16 @@ __device__ __forceinline__ uint4 load_stream(const void* pointer) {
 __device__ __forceinline__ uint4 load_cached(const void* pointer) {
   return __ldg(static_cast<const uint4*>(pointer));
 }
+// The 32-bit shared-memory address of a generic pointer into shared memory (the
+// operand of cp.async, mbarrier and TMA instructions).
+__device__ __forceinline__ unsigned shared_address(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
 // 16 bytes of global memory copied to shared memory in the background (cp.async, past
 // L1), holding no registers until wait_copies(), which waits for every copy the thread
 // has started.
 __device__ __forceinline__ void copy_async(void* shared, const void* global) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(shared))),
-               "l"(global)
-               : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(shared)), "l"(global) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
 }
 __device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_all;" ::: "memory"); }
