@@ -104,10 +104,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 
   allow_later_work();
   if (threadIdx.x == 0) {
-    for (int s = 0; s < stages_n; ++s) {
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full + s)) : "memory");
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    init_stage_barriers(full, stages_n);
     // Launched early: the first batch's first stages of A into L2 while the kernel
     // before finishes, then the wait (gemv_common.cuh).
     if (args.prefetch != 0 && blockIdx.z < args.batch) {
@@ -152,17 +149,6 @@ __global__ void __launch_bounds__(kBlockThreads)
         "l"(reinterpret_cast<std::uint64_t>(&maps.x)), "r"(column), "r"(static_cast<int>(b)), "r"(barrier)
         : "memory");
   };
-  const auto wait = [&](int slot, unsigned parity) {
-    const unsigned barrier = shared_address(full + slot);
-    unsigned done = 0;
-    do {
-      asm volatile(
-          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-          : "=r"(done)
-          : "r"(barrier), "r"(parity)
-          : "memory");
-    } while (!done);
-  };
 
   // The ring's next slot and its phase, across batches: counted, not derived from a
   // 64-bit stage count (a division and a remainder a stage cost as much as the stage's
@@ -197,7 +183,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
     for (index_t j = 0; j < stages; ++j) {
-      wait(slot, phase);
+      wait_stage(shared_address(full + slot), phase);
       const unsigned char* stage = ring + slot * kStageBytes;
       const TX* xs = reinterpret_cast<const TX*>(stage + kStageA);
       uint4 words[kColumns / kGroups];

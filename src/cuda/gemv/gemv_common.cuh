@@ -81,6 +81,28 @@ __device__ __forceinline__ void copy_async(void* shared, const void* global) {
 }
 __device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
+// The TMA kernels' rings (gemv_axpy_tma.cuh, gemv_dot_tma.cuh): one mbarrier a stage,
+// each expecting one arrival (the thread that asks for the stage's copies), initialized
+// by one thread before the block's barrier.
+__device__ __forceinline__ void init_stage_barriers(std::uint64_t* barriers, int count) {
+  for (int s = 0; s < count; ++s) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(barriers + s)) : "memory");
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// Waits until the stage barrier at shared address `barrier` completes the phase of
+// `parity` (its copies have landed).
+__device__ __forceinline__ void wait_stage(unsigned barrier, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
 // Programmatic dependent launch (gemv_cuda.cu's launch, compute capability 9 and up):
 // a kernel may start while the kernel before it on the stream is still finishing.
 // Every kernel launched that way calls wait_for_earlier_work() before it reads or
