@@ -104,6 +104,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1
   step tests-balanced-1024 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_threads=1024 \
     "$cuda_test" --gtest_brief=1
+  # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
+  # each band and with stages of 64 and 32 words.
+  step tests-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 "$cuda_test" --gtest_brief=1
+  step tests-dot-tma-64 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2,dot_tma_words=64 \
+    "$cuda_test" --gtest_brief=1
+  step tests-dot-tma-32 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2,dot_tma_words=32 \
+    "$cuda_test" --gtest_brief=1
   # Short vectors of both forms read flat wherever those kernels can take them (by
   # default: vectors of 8 bytes to 1 KiB, rows of 8 to 496 bytes, from 1 or 8 MiB).
   step tests-flat env FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 "$cuda_test" --gtest_brief=1
@@ -193,6 +200,9 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$balanced_filter"
   step sanitizer-racecheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
+  # The Dot form's TMA kernel wherever it fits.
+  step sanitizer-memcheck-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   # The staged Axpy kernel at every size it can take (by default from 2 MiB, aligned from 1,
   # where the flat kernel does not take them).
   staged_filter='*ShortVectorsLongReductions*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide'

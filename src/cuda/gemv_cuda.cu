@@ -12,6 +12,7 @@
 #include "cuda/gemv/gemv_axpy.cuh"
 #include "cuda/gemv/gemv_axpy_tma.cuh"
 #include "cuda/gemv/gemv_dot.cuh"
+#include "cuda/gemv/gemv_dot_tma.cuh"
 #include "cuda/gemv_cuda_policy.hpp"
 #include "cuda/state.hpp"
 #include "kernels/gemv_kernels.hpp"
@@ -375,12 +376,16 @@ bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) 
 }
 
 template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_tma(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state);
+
+template <typename TA, typename TX, typename TY, typename Acc>
 void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
 
   if (dot_flat(args, state)) return;
+  if (dot_tma(args, state)) return;
   if (args.length <= kStagedMaxLength &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V) {
     // Tiles of kStagedTileBytes, smaller when that leaves fewer than
@@ -1018,6 +1023,94 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     return axpy_tma_with<TA, TX, TY, Acc, 4, kRealigned>(args, state);
   };
   return realigned ? with(std::true_type{}) : with(std::false_type{});
+}
+
+// --- The Dot form through the TMA unit (gemv_dot_tma.cuh).
+
+// Queues the call on dot_tma_kernel with kWords words a row a stage; false (nothing
+// queued) where the driver refuses the tensor maps.
+template <typename TA, typename TX, typename TY, typename Acc, int kWords>
+bool dot_tma_with(GemvArgs<TA, TX, TY, Acc> args, index_t rows, fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  constexpr index_t kBoxWords = kDotTmaBoxWords<TA, kWords>;
+  const GemvPolicy& policy = GemvPolicy::get();
+  const auto round128 = [](index_t bytes) { return (bytes + 127) / 128 * 128; };
+  DotTmaPlan plan;
+  plan.rows = static_cast<int>(rows);
+  plan.stages = static_cast<int>(ceil_div(ceil_div(args.length, V), kWords));
+  plan.a_box_bytes = static_cast<int>(round128(rows * kBoxWords * 16));
+  plan.stage_bytes = static_cast<int>((kWords / kBoxWords) * plan.a_box_bytes +
+                                      kWords * V * static_cast<index_t>(sizeof(TX)));
+  const cuuint64_t a_sizes[2] = {static_cast<cuuint64_t>(args.length), static_cast<cuuint64_t>(args.count)};
+  const cuuint64_t a_strides[1] = {static_cast<cuuint64_t>(args.lda * static_cast<index_t>(sizeof(TA)))};
+  const cuuint32_t a_box[2] = {static_cast<cuuint32_t>(kBoxWords * V), static_cast<cuuint32_t>(rows)};
+  if (!encode_map<TA>(plan.a, args.A, 2, a_sizes, a_strides, a_box)) return false;
+  const cuuint64_t x_sizes[2] = {static_cast<cuuint64_t>(args.length), 1};
+  const cuuint64_t x_strides[1] = {
+      static_cast<cuuint64_t>((args.length * static_cast<index_t>(sizeof(TX)) + 15) / 16 * 16)};
+  const cuuint32_t x_box[2] = {static_cast<cuuint32_t>(kBoxWords * V), 1};
+  if (!encode_map<TX>(plan.x, args.x, 2, x_sizes, x_strides, x_box)) return false;
+
+  // The ring, as deep as dot_tma_stages and the SM's shared memory allow.
+  constexpr std::size_t kMostShared = 227 * 1024;
+  int stages_in_ring = static_cast<int>(policy.dot_tma_stages);
+  while (stages_in_ring > 2 && dot_tma_shared_bytes(plan, stages_in_ring) > kMostShared) --stages_in_ring;
+  const std::size_t shared = dot_tma_shared_bytes(plan, stages_in_ring);
+  if (shared > kMostShared) return false;
+  const auto kernel = dot_tma_kernel<TA, TX, TY, Acc, kWords>;
+  resident_blocks(kernel, shared);  // allows `shared`
+  const index_t early = early_launch(state, /*tma=*/true);
+  args.prefetch = early == 2 ? 1 : 0;
+  const index_t blocks = ceil_div(args.count, rows);
+  if (policy.trace) {
+    trace_call("dot tma", args);
+    std::fprintf(stderr, "bands of %lld rows, stages of %d words a row (%d stages), ring %d, %lld blocks\n",
+                 static_cast<long long>(rows), kWords, plan.stages, stages_in_ring, static_cast<long long>(blocks));
+  }
+  launch(kernel, dim3(static_cast<unsigned>(blocks)), shared, state, early, 0, args, plan, stages_in_ring);
+  return true;
+}
+
+// Queues the call on dot_tma_kernel and returns true where the policy takes it
+// (GemvPolicy::dot_tma) and it fits: compute capability 9, one matrix, aligned rows,
+// a contiguous aligned x, a band the kernel holds, 32-bit coordinates, and a driver
+// that encodes the tensor maps; else false, nothing queued.
+//
+// The bands: rows / (SMs * dot_tma_blocks_per_sm) rounded up, so one block an SM reads
+// every row of the band (bf16 8704^2: 66 rows, 132 blocks). A stage: the widest of 128,
+// 64 and 32 words of each row of the band that the kernel's sums hold
+// (kDotTmaBandRows; GemvPolicy::dot_tma_words fixes it). Wider is faster, the grid
+// reading longer runs of each row at a time (H100, row N, three rounds a run): bf16
+// 5888^2 in 33.0 us with stages of 23 words a row (a first version, 16 KiB stages) and
+// 27.7 with 64 words, in two runs where dot_kernel took 26.7-26.8; bf16 2048^2 10.4 us
+// with 32 words and 8.3 with 64 in one run, 8.9 with 64 and 6.2 with 128 in the next.
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_tma(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  const GemvPolicy& policy = GemvPolicy::get();
+  if (policy.dot_tma == 0 || state.compute_major < 9 || args.batch != 1 || args.incx != 1 ||
+      !aligned16(args.x) || !aligned16(args.A) || args.lda % V != 0 || args.count < 1 || args.length < 1 ||
+      args.length + 256 * V >= (index_t(1) << 31) || args.count >= (index_t(1) << 31)) {
+    return false;
+  }
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+  const index_t bands = policy.dot_tma_blocks_per_sm * state.multiprocessors;
+  const index_t rows = ceil_div(args.count, bands);
+  const index_t words = policy.dot_tma_words != 0          ? policy.dot_tma_words
+                        : rows <= kDotTmaBandRows<128> ? 128
+                        : rows <= kDotTmaBandRows<64>  ? 64
+                                                       : 32;
+  if (rows > (words == 128 ? kDotTmaBandRows<128> : words == 64 ? kDotTmaBandRows<64> : kDotTmaBandRows<32>)) {
+    return false;
+  }
+  const bool sector_rows = args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0;
+  if (policy.dot_tma == 1 && (sizeof(TA) != 2 || !sector_rows || matrix_bytes < policy.dot_tma_min_bytes ||
+                              rows < policy.dot_tma_2byte_min_band_rows || rows > policy.dot_tma_2byte_max_band_rows)) {
+    return false;
+  }
+  if (words == 128) return dot_tma_with<TA, TX, TY, Acc, 128>(args, rows, state);
+  return words == 64 ? dot_tma_with<TA, TX, TY, Acc, 64>(args, rows, state)
+                     : dot_tma_with<TA, TX, TY, Acc, 32>(args, rows, state);
 }
 
 // The Axpy form's short vectors read as one flat run of granules (axpy_flat_kernel):

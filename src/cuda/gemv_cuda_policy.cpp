@@ -27,6 +27,13 @@ GemvPolicy parse(const char* text) {
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_unroll", &policy.dot_unroll},
       {"dot_balanced", &policy.dot_balanced},
+      {"dot_tma", &policy.dot_tma},
+      {"dot_tma_min_bytes", &policy.dot_tma_min_bytes},
+      {"dot_tma_2byte_min_band_rows", &policy.dot_tma_2byte_min_band_rows},
+      {"dot_tma_2byte_max_band_rows", &policy.dot_tma_2byte_max_band_rows},
+      {"dot_tma_blocks_per_sm", &policy.dot_tma_blocks_per_sm},
+      {"dot_tma_words", &policy.dot_tma_words},
+      {"dot_tma_stages", &policy.dot_tma_stages},
       {"dot_balanced_threads", &policy.dot_balanced_threads},
       {"dot_balanced_min_gain_percent", &policy.dot_balanced_min_gain_percent},
       {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
@@ -185,7 +192,10 @@ GemvPolicy parse(const char* text) {
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_narrow16 > 2 ||
-      policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_balanced_many_waves > 1 ||
+      policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_tma > 2 || policy.dot_tma_blocks_per_sm < 1 ||
+      policy.dot_tma_blocks_per_sm > 4 || policy.dot_tma_stages < 2 || policy.dot_tma_stages > 8 ||
+      (policy.dot_tma_words != 0 && policy.dot_tma_words != 32 && policy.dot_tma_words != 64 &&
+       policy.dot_tma_words != 128) || policy.dot_balanced_many_waves > 1 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
@@ -206,7 +216,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, dot_balanced 0, 1 or 2, dot_balanced_many_waves 0 or 1, "
+                          "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "

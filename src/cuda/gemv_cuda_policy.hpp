@@ -97,6 +97,32 @@ struct GemvPolicy {
   // 31.7 -> 28.0; slower where dot_kernel's waves are full (bf16 8192^2 47.9 -> 53.1,
   // 4096^2 13.5 -> 13.8) and wherever its grid has many waves (12800^2 111.8 -> 115.3).
   // 256 threads measured as fast as 512 and 1024, and faster on small matrices.
+  // Dot form through the TMA unit (dot_tma_kernel, gemv_dot_tma.cuh): aligned rows and
+  // a contiguous aligned x, the rows in equal bands of ceil(rows / (SMs *
+  // dot_tma_blocks_per_sm)), a stage dot_tma_words 16-byte words of each row (32, 64 or
+  // 128; 0 chooses), dot_tma_stages stages in flight a block. 0 never (the default); 2
+  // wherever it fits (tests); 1 for 2-byte types in one matrix (batch 1) of at least
+  // dot_tma_min_bytes, rows on 32-byte sectors (lda * sizeof(TA) a multiple of 32),
+  // whose bands have dot_tma_2byte_min_band_rows to dot_tma_2byte_max_band_rows rows.
+  // That band is the only one where it measured faster than dot_kernel, on squares
+  // whose dot_kernel grid is at its worst (groups_k 4: bf16 8704^2 4352 blocks for 528
+  // slots). Two runs of three rounds and one of five, row N, dot_kernel ->
+  // dot_tma_kernel: bf16 8704^2 56.0-57.1 -> 54.9-55.1 us, 9216^2 61.9-62.5 ->
+  // 60.9-61.3, 9472^2 65.1-65.4 -> 64.4-64.7, fp16 8704^2 56.0-56.7 -> 54.9-55.2; col T
+  // alike. But in the same band non-square matrices lost (five rounds: bf16 9472 x 8192
+  // 55.0 -> 58.6, 8960 x 12288 75.9 -> 77.8, 9216 x 6144 41.9 -> 42.4; 8704 x 4096 even),
+  // hence off by default. Rows that straddle sectors (orders 8 past a multiple of 256)
+  // lost up to 4 % (bf16 8712^2 58.0 -> 59.5; 8456^2 gained 2 %), and so did everything
+  // outside the band: 1-12 % from 4096^2 to 12808^2 (bf16 8192^2 47.5 -> 53.0, 63 rows a
+  // band; 9728^2, 74 rows, 67.6 -> 69.9), 20-60 % below 4096^2, fp32 at every order
+  // (8704^2 even), and two blocks an SM (docs/PERFORMANCE.md).
+  index_t dot_tma = 0;
+  index_t dot_tma_min_bytes = index_t(48) << 20;
+  index_t dot_tma_2byte_min_band_rows = 65;
+  index_t dot_tma_2byte_max_band_rows = 72;
+  index_t dot_tma_blocks_per_sm = 1;
+  index_t dot_tma_words = 0;
+  index_t dot_tma_stages = 4;
   index_t dot_balanced = 1;
   index_t dot_balanced_threads = 256;
   index_t dot_balanced_min_gain_percent = 10;
