@@ -115,8 +115,9 @@ AcceptanceItem read_ceiling_item(const GemvBenchReport& report) {
   }
   verdict.finish();
   if (item.points > 0 && std::isfinite(worst)) {
-    item.summary = std::to_string(item.points) + " points; worst " + format("%.1f%%", 100 * worst) +
-                   " (" + worst_name + ") of " + format("%.0f GB/s", ceiling);
+    item.summary = std::to_string(item.points) + " points, " + std::to_string(verdict.failures()) +
+                   " under 92%; worst " + format("%.1f%%", 100 * worst) + " (" + worst_name + ") of " +
+                   format("%.0f GB/s", ceiling);
   }
   return item;
 }
@@ -205,8 +206,8 @@ AcceptanceItem cliff_item(const GemvBenchReport& report) {
   }
   verdict.finish();
   if (item.points > 0) {
-    item.summary = std::to_string(item.points) + " neighbour pairs; largest change " +
-                   format("%.1f%%", 100 * worst) +
+    item.summary = std::to_string(item.points) + " neighbour pairs, " + std::to_string(verdict.failures()) +
+                   " beyond 5%; largest change " + format("%.1f%%", 100 * worst) +
                    (worst_name.empty() ? "" : " (" + worst_name + ")");
   }
   return item;
@@ -240,8 +241,8 @@ AcceptanceItem latency_item(const GemvBenchReport& report) {
   }
   verdict.finish();
   if (item.points > 0 && worst > 0) {
-    item.summary = std::to_string(item.points) + " points; worst fastmv/cuBLAS time " +
-                   format("%.2fx", worst) + " (" + worst_name + ")";
+    item.summary = std::to_string(item.points) + " points, " + std::to_string(verdict.failures()) +
+                   " slower; worst fastmv/cuBLAS time " + format("%.2fx", worst) + " (" + worst_name + ")";
   }
   return item;
 }
@@ -271,8 +272,8 @@ AcceptanceItem llm_decode_item(const GemvBenchReport& report) {
   }
   verdict.finish();
   if (item.points > 0 && std::isfinite(worst)) {
-    item.summary = std::to_string(item.points) + " points; worst " + format("%.0f GB/s", worst) +
-                   " (" + worst_name + ")";
+    item.summary = std::to_string(item.points) + " points, " + std::to_string(verdict.failures()) +
+                   " under 2800 GB/s; worst " + format("%.0f GB/s", worst) + " (" + worst_name + ")";
   }
   return item;
 }
