@@ -75,6 +75,9 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
+# The tests that give the balanced Dot kernel its shapes (*BalancedRows* on the Cuda
+# backend in the reduced set too).
+balanced_filter='*BalancedRows*:GemvMixedPrecisionTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*'
 forced_policy='dot_unroll=8,axpy_large_unroll=8,dot_split_min_words_per_thread=1,staged_blocks_per_sm=64,axpy_long_splits_min_bytes=0,axpy_min_vectors_per_group_2byte=1,axpy_tma_min_bytes=0,axpy_staged_min_bytes=0,axpy_staged_max_vector_bytes=256,axpy_interleave_unaligned=2,axpy_interleave_min_lanes=1,axpy_flat=0,dot_flat=0,axpy_narrow=0'
 tma_policy='axpy_tma_min_bytes=1,axpy_tma_max_bytes=1000000000000,axpy_tma_max_bytes_2byte=1000000000000,axpy_staged_max_vector_bytes=0,axpy_flat=0,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,early_launch_tma_narrow_max_blocks=1000000000,axpy_tma_4byte_max_tiles_percent=0'
 tma_forced_policy="$tma_policy,axpy_tma_words=16,axpy_tma_stages=2,axpy_tma_min_stages_per_split=1"
@@ -104,6 +107,12 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1
   step tests-balanced-1024 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_threads=1024 \
     "$cuda_test" --gtest_brief=1
+  # ... with its warps' pieces cut anywhere (16 bytes; 512-byte boundaries by default)
+  # and on 4096-byte boundaries (a block of one row of 128 words: one piece, seven empty).
+  step tests-balanced-cut16 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=16 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"
+  step tests-balanced-cut4096 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=4096 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"
   # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
   # each band and with stages of 64 and 32 words.
   step tests-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 "$cuda_test" --gtest_brief=1
@@ -193,11 +202,12 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-racecheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
-  # The balanced Dot kernel wherever it can run (*BalancedRows* has its shapes on the Cuda
-  # backend in the reduced set too).
-  balanced_filter='*BalancedRows*:GemvMixedPrecisionTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*'
+  # The balanced Dot kernel wherever it can run.
   step sanitizer-memcheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$balanced_filter"
+  step sanitizer-memcheck-balanced-cut4096 env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=4096 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
   step sanitizer-racecheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
   # The Dot form's TMA kernel wherever it fits.
@@ -261,10 +271,10 @@ esac
 echo
 cat "$out/system.txt"
 grep -E "tests passed|tests failed|Skipped|\(Failed\)|\(SEGFAULT\)" "$out/tests.log" 2>/dev/null
-for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters balanced balanced-1024 flat realigned; do
+for pass in forced-policy tma-everywhere tma-forced tma-large no-clusters balanced balanced-1024 balanced-cut16 balanced-cut4096 flat realigned; do
   grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$out/tests-$pass.log" 2>/dev/null | sed "s/^/$pass: /"
 done
-for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced racecheck-balanced memcheck-staged racecheck-staged memcheck-flat racecheck-flat memcheck-jacobi racecheck-jacobi memcheck-transform4; do
+for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced memcheck-balanced-cut4096 racecheck-balanced memcheck-staged racecheck-staged memcheck-flat racecheck-flat memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
 [ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60

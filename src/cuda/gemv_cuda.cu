@@ -635,6 +635,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
         std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f\n", threads,
                      static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain);
       }
+      args.piece_align = static_cast<int>(policy.dot_balanced_align);
       launch_sized(balanced, dim3(static_cast<unsigned>(balanced_blocks)), static_cast<unsigned>(threads), 0,
                    state, early_launch(state), 0, args);
       return;

@@ -146,6 +146,12 @@ struct GemvPolicy {
   // 1032 40.85 -> 32.65 (34.94), fp32 66.8 -> 60.4 (62.6). With rows split over groups
   // it took bf16 12800^2, 12808^2 and 12040^2 as well, 2-3 % slower (hence whole rows).
   index_t dot_balanced_many_waves = 1;
+  // ... and where its warps' pieces of the run of words begin: on a boundary of this
+  // many bytes of A (a power of 2 from 16 to 4096; 16 cuts the run into equal pieces
+  // wherever they fall). Cut anywhere, half the pieces of rows of an odd number of
+  // words (2-byte orders 8 past a multiple of 256) began 16 bytes into a sector, each
+  // warp load of 512 bytes then 17 sectors and 5 lines. Figures in docs/PERFORMANCE.md.
+  index_t dot_balanced_align = 512;
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).
   index_t dot_warp_lanes_min_words = 64;

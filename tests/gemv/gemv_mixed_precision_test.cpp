@@ -334,7 +334,9 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
 // (row-major N, column-major T): the Cuda backend's rows balanced over the warps
 // (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
-// them into equal runs of words across row ends. Rows of 1024 elements (128 words:
+// them into equal runs of words across row ends (each cut moved back to a 512-byte
+// boundary of A in its row: rows of an odd number of words, rows on no such boundary,
+// pieces of 0 words where gpu.sh cuts on 4096 bytes). Rows of 1024 elements (128 words:
 // 8 rows a block on an H100 split 32 ways, each warp a quarter of a row), counts just
 // over whole rows a block, lda with padding (NaN), beta = 0 over NaN in y, and x and y
 // strided (x packed first). Rows of 129 and 257 words (4800 x 1032, 2200 x 2056) make

@@ -191,7 +191,9 @@ TYPED_TEST(GemvRandomTest, AlignedOperands) {
 // Aligned rows of whole 16-byte words, at least 128 of them (512 floats, 256
 // doubles), in the Dot form (row-major N, column-major T): the Cuda backend's rows
 // balanced over the warps (dot_balanced_kernel: blocks of count / blocks rows, warps
-// cutting them into equal runs of words across row ends), counts just over whole rows
+// cutting them into equal runs of words across row ends, each cut moved back to a
+// 512-byte boundary of A in its row; gpu.sh also cuts anywhere and on 4096-byte
+// boundaries, where most pieces are empty), counts just over whole rows
 // a block, lda with padding, beta = 0 over a poisoned y, strided x and y; 4800 rows of
 // 516 floats (129 words) make pieces whose last words ride with the first round, some
 // of them reaching into the next row (on 132 SMs). Full sizes on

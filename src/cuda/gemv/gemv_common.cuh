@@ -319,6 +319,9 @@ struct GemvArgs {
   int tail_splits;
   index_t tail_first;
   index_t tail_split_length;
+  // dot_balanced_kernel: its warps' pieces begin on boundaries of this many bytes of A
+  // (GemvPolicy::dot_balanced_align; 16: anywhere).
+  int piece_align;
 };
 
 // `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at

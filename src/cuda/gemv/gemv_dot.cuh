@@ -11,8 +11,9 @@
 // a 16-byte boundary, several a group).
 //
 // dot_balanced_kernel: aligned rows of whole words, one wave of blocks whose warps each
-// take an equal run of words across row ends (where dot_kernel's grid would leave its
-// last wave or its groups' last round of loads part empty).
+// take an equal run of words across row ends, cut on 512-byte boundaries of A (where
+// dot_kernel's grid would leave its last wave or its groups' last round of loads part
+// empty).
 //
 // dot_staged_kernel: stored vectors of at most kStagedMaxLength elements (tall-skinny
 // matrices). A block copies rows_per_block whole rows, one contiguous span of A, into
@@ -343,7 +344,8 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
 // The Dot form with rows balanced over the warps (aligned rows of whole 16-byte words,
 // at least kBalancedMinWords of them, one matrix): block b takes rows
 // [b * count / blocks, (b + 1) * count / blocks), and its warps split those rows' words,
-// taken row after row as one run, into equal pieces. dot_kernel gives each thread
+// taken row after row as one run, into equal pieces, each cut moved back to a boundary
+// of args.piece_align bytes of A (GemvPolicy::dot_balanced_align). dot_kernel gives each thread
 // group whole rows (or equal parts of one), so rows that come to just over a multiple
 // of the GPU's thread groups leave most of them idle for a last round (bf16 4352^2:
 // 4352 rows for 4224 warps ran 1.41x as long as 4096^2); here every warp has the
@@ -384,11 +386,21 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   const index_t first_row = static_cast<index_t>(blockIdx.x) * args.count / gridDim.x;
   const index_t end_row = (static_cast<index_t>(blockIdx.x) + 1) * args.count / gridDim.x;
   const index_t block_words = (end_row - first_row) * words;
-  // This warp's piece [begin, end) of the run of words (word w of the run is word
-  // w - r * words of row r, at element w * V + r * gap of A).
-  const index_t begin = first_row * words + block_words * warp / kWarps;
-  const index_t end = first_row * words + block_words * (warp + 1) / kWarps;
   const TA* A = args.A;
+  // This warp's piece [begin, end) of the run of words (word w of the run is word
+  // w - r * words of row r, at element w * V + r * gap of A): an equal share of the
+  // block's words, its ends moved back to the last boundary of args.piece_align bytes
+  // of A in the same row (row starts stay), so that its loads of 32 words start on
+  // 32-byte sectors where the row's do not (rows of an odd number of words).
+  const auto cut = [&](index_t w) {
+    const index_t r = w / words;
+    const auto at = reinterpret_cast<std::uintptr_t>(A) +
+                    static_cast<std::uintptr_t>(w * V + r * gap) * sizeof(TA);
+    const index_t back = static_cast<index_t>(at & static_cast<std::uintptr_t>(args.piece_align - 1)) / 16;
+    return max(r * words, w - back);
+  };
+  const index_t begin = cut(first_row * words + block_words * warp / kWarps);
+  const index_t end = cut(first_row * words + block_words * (warp + 1) / kWarps);
   const TX* x = args.x;
   index_t row = begin / words;
   index_t row_end = (row + 1) * words;  // where the next row's words start in the run
