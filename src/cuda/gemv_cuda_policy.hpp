@@ -150,7 +150,11 @@ struct GemvPolicy {
   // many bytes of A (a power of 2 from 16 to 4096; 16 cuts the run into equal pieces
   // wherever they fall). Cut anywhere, half the pieces of rows of an odd number of
   // words (2-byte orders 8 past a multiple of 256) began 16 bytes into a sector, each
-  // warp load of 512 bytes then 17 sectors and 5 lines. Figures in docs/PERFORMANCE.md.
+  // warp load of 512 bytes then 17 sectors and 5 lines. Same run, three rounds, row N,
+  // 16 / 128 / 512 / 1024: bf16 5128^2 21.49 / 20.98 / 20.68 / 20.61 us, 7176^2 39.38 /
+  // 38.68 / 38.19 / 37.94; rows of whole sectors too, 5888^2 26.83 / 26.73 / 26.48 /
+  // 26.06; but 1024 lost on small matrices (bf16 2056^2 5.70 at 512 -> 6.03, fp32
+  // 1536^2 5.10 -> 5.45). More in docs/PERFORMANCE.md.
   index_t dot_balanced_align = 512;
   // Dot form: rows of at least this many 16-byte words get a full warp per row group;
   // shorter rows get 8 lanes (a 128-byte row segment per load instruction).

@@ -11,7 +11,7 @@
 // a 16-byte boundary, several a group).
 //
 // dot_balanced_kernel: aligned rows of whole words, one wave of blocks whose warps each
-// take an equal run of words across row ends, cut on 512-byte boundaries of A (where
+// take an equal run of words across row ends, cut on 512-byte boundaries of A by default (where
 // dot_kernel's grid would leave its last wave or its groups' last round of loads part
 // empty).
 //
@@ -390,8 +390,10 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   // This warp's piece [begin, end) of the run of words (word w of the run is word
   // w - r * words of row r, at element w * V + r * gap of A): an equal share of the
   // block's words, its ends moved back to the last boundary of args.piece_align bytes
-  // of A in the same row (row starts stay), so that its loads of 32 words start on
-  // 32-byte sectors where the row's do not (rows of an odd number of words).
+  // of A in the same row (row starts stay), so that each load of 32 words of the warp
+  // reads whole sectors and lines even where the rows do not start on them (rows of an
+  // odd number of words); 512 bytes measured faster than 32 or 128, 1024 slower on small
+  // matrices (docs/PERFORMANCE.md).
   const auto cut = [&](index_t w) {
     const index_t r = w / words;
     const auto at = reinterpret_cast<std::uintptr_t>(A) +
