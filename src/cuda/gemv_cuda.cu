@@ -636,6 +636,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                      static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain);
       }
       args.piece_align = static_cast<int>(policy.dot_balanced_align);
+      args.spare_per_lane = sizeof(TA) == 2 ? static_cast<int>(policy.dot_balanced_spare_per_lane_2byte) : 1;
       launch_sized(balanced, dim3(static_cast<unsigned>(balanced_blocks)), static_cast<unsigned>(threads), 0,
                    state, early_launch(state), 0, args);
       return;

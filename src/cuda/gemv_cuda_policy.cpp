@@ -39,6 +39,7 @@ GemvPolicy parse(const char* text) {
       {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
       {"dot_balanced_many_waves", &policy.dot_balanced_many_waves},
       {"dot_balanced_align", &policy.dot_balanced_align},
+      {"dot_balanced_spare_per_lane_2byte", &policy.dot_balanced_spare_per_lane_2byte},
       {"blocks_per_sm", &policy.blocks_per_sm},
       {"dot_warp_lanes_min_words", &policy.dot_warp_lanes_min_words},
       {"dot_quad_lanes_max_words", &policy.dot_quad_lanes_max_words},
@@ -197,7 +198,7 @@ GemvPolicy parse(const char* text) {
       policy.dot_tma_blocks_per_sm > 4 || policy.dot_tma_stages < 2 || policy.dot_tma_stages > 8 ||
       (policy.dot_tma_words != 0 && policy.dot_tma_words != 32 && policy.dot_tma_words != 64 &&
        policy.dot_tma_words != 128) || policy.dot_balanced_many_waves > 1 ||
-      policy.dot_balanced_align < 16 || policy.dot_balanced_align > 4096 ||
+      policy.dot_balanced_spare_per_lane_2byte < 1 || policy.dot_balanced_spare_per_lane_2byte > 2 || policy.dot_balanced_align < 16 || policy.dot_balanced_align > 4096 ||
       (policy.dot_balanced_align & (policy.dot_balanced_align - 1)) != 0 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
@@ -219,7 +220,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, dot_balanced_align a power of 2 in 16..4096, "
+                          "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, dot_balanced_align a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "

@@ -340,8 +340,9 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // 8 rows a block on an H100 split 32 ways, each warp a quarter of a row), counts just
 // over whole rows a block, lda with padding (NaN), beta = 0 over NaN in y, and x and y
 // strided (x packed first). Rows of 129 and 257 words (4800 x 1032, 2200 x 2056) make
-// pieces whose last words, at most one a lane (32 in some), ride with the first round,
-// some of them reaching into the next row (on 132 SMs). On the Cuda backend under FASTMV_TEST_QUICK too (the
+// pieces whose last words, at most two a lane in these 2-byte types (32 to 64 in some,
+// with the cuts), ride with the first round, some of them reaching into the next row
+// (on 132 SMs). On the Cuda backend under FASTMV_TEST_QUICK too (the
 // sanitizer runs take this kernel from here); one small shape elsewhere. With the Dot
 // form's TMA kernel forced (gpu.sh: dot_tma=2) the aligned ones make bands of 1-37 rows
 // of 128- or 64-word stages, several rows a thread, partial last stages and last bands.

@@ -322,6 +322,9 @@ struct GemvArgs {
   // dot_balanced_kernel: its warps' pieces begin on boundaries of this many bytes of A
   // (GemvPolicy::dot_balanced_align; 16: anywhere).
   int piece_align;
+  // dot_balanced_kernel: a piece's words past its last full round are read apart where
+  // they number at most this many a lane (1 or 2; GemvPolicy::dot_balanced_spare_per_lane_2byte).
+  int spare_per_lane;
 };
 
 // `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at

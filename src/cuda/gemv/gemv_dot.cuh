@@ -353,8 +353,9 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
 // by less than one. A warp adds the rows that lie wholly in its piece and writes them;
 // the rows it shares with its neighbours go through shared memory, added in warp
 // order (deterministic: the pieces depend only on the shape and the grid).
-// The words of a piece past its last full round, where they are at most one a lane
-// (its spare words), go to shared memory by cp.async as its first round starts and are
+// The words of a piece past its last full round, where they are at most
+// args.spare_per_lane a lane (its spare words; 2 for 2-byte types, 1 for others), go to
+// shared memory by cp.async as its first round starts and are
 // added to their rows at the end, rather than taking a round of their own: a round is
 // a memory latency, and rows of 257 words made pieces of 257 (bf16 8192 x 2056, 16 rows
 // a block of 8 warps), three rounds for two rounds' words. (Loaded into registers with
@@ -363,12 +364,14 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
 constexpr int kBalancedUnroll = 4;  // words a lane a round
 constexpr index_t kBalancedRound = kBalancedUnroll * 32;  // words of a warp's round
 constexpr index_t kBalancedMinWords = kBalancedRound;     // so a round spans <= 2 rows
-// A piece's spare words (0, or 1 to 32), and the rounds of loads it takes.
-__host__ __device__ constexpr int balanced_spare(index_t piece) {
-  return piece >= kBalancedRound && piece % kBalancedRound <= 32 ? static_cast<int>(piece % kBalancedRound) : 0;
+constexpr int kBalancedMaxSparePerLane = 2;
+// A piece's spare words (0, or 1 to 32 x per_lane), and the rounds of loads it takes.
+__host__ __device__ constexpr int balanced_spare(index_t piece, int per_lane = 1) {
+  return piece >= kBalancedRound && piece % kBalancedRound <= 32 * per_lane ? static_cast<int>(piece % kBalancedRound)
+                                                                             : 0;
 }
-__host__ __device__ constexpr index_t balanced_rounds(index_t piece) {
-  return (piece - balanced_spare(piece) + kBalancedRound - 1) / kBalancedRound;
+__host__ __device__ constexpr index_t balanced_rounds(index_t piece, int per_lane = 1) {
+  return (piece - balanced_spare(piece, per_lane) + kBalancedRound - 1) / kBalancedRound;
 }
 
 template <typename TA, typename TX, typename TY, typename Acc, int kThreads>
@@ -421,23 +424,33 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
     const index_t r = w >= row_end ? row + 1 : row;
     return A + w * V + r * gap;
   };
-  // The spare words [end - spare, end), this lane's (if lane < spare) in the last row
-  // of the piece or the one before it (rows are longer than the spare words).
-  __shared__ uint4 spare_words[kWarps][32];
-  const int spare = balanced_spare(end - begin);
-  const index_t spare_word = end - spare + lane;
+  // The spare words [end - spare, end), at most args.spare_per_lane a lane: this lane's
+  // j-th is word end - spare + lane + 32 j (if that is before end), in the last row of
+  // the piece or the one before it (rows are longer than the spare words).
+  constexpr int kSpare = kBalancedMaxSparePerLane;
+  __shared__ uint4 spare_words[kWarps][32 * kSpare];
+  const int spare = balanced_spare(end - begin, args.spare_per_lane);
   const index_t last_row = (end - 1) / words;
-  const index_t spare_row = spare_word >= last_row * words ? last_row : last_row - 1;
+  const auto spare_word = [&](int j) { return end - spare + lane + 32 * j; };
+  const auto spare_row = [&](int j) { return spare_word(j) >= last_row * words ? last_row : last_row - 1; };
   if (args.prefetch != 0) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const index_t w = begin + lane + u * 32;
       if (w < end) prefetch_l2(address(w));
     }
-    if (lane < spare) prefetch_l2(A + spare_word * V + spare_row * gap);
+#pragma unroll
+    for (int j = 0; j < kSpare; ++j) {
+      if (lane + 32 * j < spare) prefetch_l2(A + spare_word(j) * V + spare_row(j) * gap);
+    }
   }
   wait_for_earlier_work();
-  if (lane < spare) copy_async(&spare_words[warp][lane], A + spare_word * V + spare_row * gap);
+#pragma unroll
+  for (int j = 0; j < kSpare; ++j) {
+    if (lane + 32 * j < spare) {
+      copy_async(&spare_words[warp][lane + 32 * j], A + spare_word(j) * V + spare_row(j) * gap);
+    }
+  }
 
   // A row's sum over the warp: written if the row lies wholly in the piece, else left
   // for the block.
@@ -500,21 +513,30 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   if (base + spare < end) round(base, std::true_type{});  // only where spare is 0
   // The spare words, and the row the rounds end inside and the one after it where the
   // spare words reach into it.
-  Acc spare_sum = 0;
+  Acc spare_here = 0;  // the spare words in `row`, where the rounds end
+  Acc spare_next = 0;  // ... and in the row after it
   if (spare != 0) {
     wait_copies();
-    if (lane < spare) {  // in `row`, where the rounds end, or the row after it
-      Acc xv[V];
-      load_cached_vector<TX, Acc, V>(x + (spare_word - spare_row * words) * V, xv);
-      Acc av[V];
-      unpack<TA, Acc>(spare_words[warp][lane], av);
 #pragma unroll
-      for (int e = 0; e < V; ++e) spare_sum = fma(av[e], xv[e], spare_sum);
+    for (int j = 0; j < kSpare; ++j) {
+      if (lane + 32 * j < spare) {
+        Acc xv[V];
+        load_cached_vector<TX, Acc, V>(x + (spare_word(j) - spare_row(j) * words) * V, xv);
+        Acc av[V];
+        unpack<TA, Acc>(spare_words[warp][lane + 32 * j], av);
+        Acc part = 0;
+#pragma unroll
+        for (int e = 0; e < V; ++e) part = fma(av[e], xv[e], part);
+        if (spare_row(j) == row) {
+          spare_here += part;
+        } else {
+          spare_next += part;
+        }
+      }
     }
   }
-  const bool spare_in_row = spare_row == row;  // (spare_sum is 0 in lanes past the spare words)
-  if (row_end - words < end) emit(row, sum + (spare_in_row ? spare_sum : Acc(0)));
-  if (row_end < end) emit(row + 1, spare_in_row ? Acc(0) : spare_sum);
+  if (row_end - words < end) emit(row, sum + spare_here);
+  if (row_end < end) emit(row + 1, spare_next);
   __syncthreads();
 
   // Each shared row is added by the warp it starts in (its tail), with the heads of
