@@ -427,9 +427,10 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   // The spare words [end - spare, end), at most args.spare_per_lane a lane: this lane's
   // j-th is word end - spare + lane + 32 j (if that is before end), in the last row of
   // the piece or the one before it (rows are longer than the spare words).
-  constexpr int kSpare = kBalancedMaxSparePerLane;
+  // (2-byte types only: fp32 gained nothing from two and keeps the shared memory of one.)
+  constexpr int kSpare = sizeof(TA) == 2 ? kBalancedMaxSparePerLane : 1;
   __shared__ uint4 spare_words[kWarps][32 * kSpare];
-  const int spare = balanced_spare(end - begin, args.spare_per_lane);
+  const int spare = balanced_spare(end - begin, min(args.spare_per_lane, kSpare));
   const index_t last_row = (end - 1) / words;
   const auto spare_word = [&](int j) { return end - spare + lane + 32 * j; };
   const auto spare_row = [&](int j) { return spare_word(j) >= last_row * words ? last_row : last_row - 1; };
