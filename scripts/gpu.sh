@@ -107,9 +107,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1
   step tests-balanced-1024 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_threads=1024 \
     "$cuda_test" --gtest_brief=1
-  # ... with its warps' pieces cut anywhere (16 bytes; 512-byte boundaries by default)
-  # and on 4096-byte boundaries (a block of one row of 128 words: one piece, seven empty).
-  step tests-balanced-cut16 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=16 \
+  # ... with its warps' pieces cut anywhere (16 bytes; 512-byte boundaries by default) and
+  # one spare word a lane for 2-byte types too (2 by default), and on 4096-byte boundaries
+  # (a block of one row of 128 words: one piece, seven empty).
+  step tests-balanced-cut16 env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=16,dot_balanced_spare_per_lane_2byte=1 \
     "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"
   step tests-balanced-cut4096 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=4096 \
     "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"

@@ -238,16 +238,16 @@ SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_grou
 // fractions of the GPU each keeps busy, counting the share of the last wave of
 // blocks that has work and the share of the last round of loads of each group that
 // has words. The balanced kernel's blocks (`balanced_blocks`, `warps` warps each)
-// differ by at most one row, and its warps by nothing; with `spare`, a warp's words past
-// its last full round, up to one a lane, take no round of their own (balanced_rounds; see
-// dot() for where that counts). The last wave counts only in
+// differ by at most one row, and its warps by nothing; with `spare_per_lane` > 0, a
+// warp's words past its last full round, up to that many a lane, take no round of their
+// own (balanced_rounds; see dot() for where that counts). The last wave counts only in
 // dot_kernel grids of at most 3 waves: with more, its blocks are short and the partial
 // last wave cost less than predicted (same run: bf16 12800^2, 12 waves, predicted 1.30x,
 // measured 0.97x), so there only the rounds count, and only where one thread group reads
 // a whole row (`whole_rows`; GemvPolicy::dot_balanced_many_waves): with a row's words
 // split over groups the model took bf16 12800^2 and 12808^2 too, 2-3 % slower.
 double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t slots, index_t round,
-                         bool whole_rows, index_t balanced_blocks, index_t warps, bool spare) {
+                         bool whole_rows, index_t balanced_blocks, index_t warps, int spare_per_lane) {
   const bool many_waves = blocks > 3 * slots;
   if (many_waves && (GemvPolicy::get().dot_balanced_many_waves == 0 || !whole_rows)) return 0;
   const double old_rounds = static_cast<double>(ceil_div(words, round));
@@ -255,7 +255,8 @@ double dot_balanced_gain(index_t count, index_t words, index_t blocks, index_t s
                           (old_rounds * static_cast<double>(round));
   const index_t most_rows = ceil_div(count, balanced_blocks);
   const index_t piece = ceil_div(most_rows * words, warps);
-  const double new_rounds = static_cast<double>(spare ? balanced_rounds(piece) : ceil_div(piece, kBalancedRound));
+  const double new_rounds = static_cast<double>(spare_per_lane > 0 ? balanced_rounds(piece, spare_per_lane)
+                                                                    : ceil_div(piece, kBalancedRound));
   const double new_busy = static_cast<double>(count) / static_cast<double>(most_rows * balanced_blocks) *
                           static_cast<double>(piece) / (new_rounds * static_cast<double>(kBalancedRound));
   return new_busy / old_busy;
@@ -615,15 +616,17 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                             : threads == 512 ? dot_balanced_kernel<TA, TX, TY, Acc, 512>
                                              : dot_balanced_kernel<TA, TX, TY, Acc, 1024>;
     const index_t balanced_blocks = resident_blocks(balanced, 0, threads) * state.multiprocessors;
-    // The gain with the pieces' spare words counted must reach
-    // dot_balanced_spare_min_gain_percent, that without them dot_balanced_min_gain_percent.
-    const auto gain = [&](bool spare) {
+    // The gain with the pieces' spare words counted (as many a lane as the kernel reads)
+    // must reach dot_balanced_spare_min_gain_percent, that without them
+    // dot_balanced_min_gain_percent.
+    const int spare_per_lane = sizeof(TA) == 2 ? static_cast<int>(policy.dot_balanced_spare_per_lane_2byte) : 1;
+    const auto gain = [&](int per_lane) {
       return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
-                               split.groups_k * splits == 1, balanced_blocks, threads / 32, spare);
+                               split.groups_k * splits == 1, balanced_blocks, threads / 32, per_lane);
     };
     const bool fits = args.count >= balanced_blocks;
-    if (fits) balanced_gain = gain(true);
-    if (fits && (policy.dot_balanced == 2 || gain(false) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
+    if (fits) balanced_gain = gain(spare_per_lane);
+    if (fits && (policy.dot_balanced == 2 || gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
                  balanced_gain >= 1 + policy.dot_balanced_spare_min_gain_percent / 100.0)) {
       if (x_packed) {
         const auto workspace = state.workspace(
@@ -636,7 +639,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                      static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain);
       }
       args.piece_align = static_cast<int>(policy.dot_balanced_align);
-      args.spare_per_lane = sizeof(TA) == 2 ? static_cast<int>(policy.dot_balanced_spare_per_lane_2byte) : 1;
+      args.spare_per_lane = spare_per_lane;
       launch_sized(balanced, dim3(static_cast<unsigned>(balanced_blocks)), static_cast<unsigned>(threads), 0,
                    state, early_launch(state), 0, args);
       return;
