@@ -617,7 +617,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                                              : dot_balanced_kernel<TA, TX, TY, Acc, 1024>;
     const index_t balanced_blocks = resident_blocks(balanced, 0, threads) * state.multiprocessors;
     // The gain with the pieces' spare words counted (as many a lane as the kernel reads)
-    // must reach dot_balanced_spare_min_gain_percent, that without them
+    // must reach dot_balanced_spare_min_gain_percent (against one row a group:
+    // dot_balanced_one_row_spare_min_gain_percent), that without them
     // dot_balanced_min_gain_percent.
     const int spare_per_lane = sizeof(TA) == 2 ? static_cast<int>(policy.dot_balanced_spare_per_lane_2byte) : 1;
     const auto gain = [&](int per_lane) {
@@ -627,7 +628,9 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const bool fits = args.count >= balanced_blocks;
     if (fits) balanced_gain = gain(spare_per_lane);
     if (fits && (policy.dot_balanced == 2 || gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
-                 balanced_gain >= 1 + policy.dot_balanced_spare_min_gain_percent / 100.0)) {
+                 balanced_gain >= 1 + (rows == 1 ? policy.dot_balanced_one_row_spare_min_gain_percent
+                                                  : policy.dot_balanced_spare_min_gain_percent) /
+                                           100.0)) {
       if (x_packed) {
         const auto workspace = state.workspace(
             0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));

@@ -37,6 +37,7 @@ GemvPolicy parse(const char* text) {
       {"dot_balanced_threads", &policy.dot_balanced_threads},
       {"dot_balanced_min_gain_percent", &policy.dot_balanced_min_gain_percent},
       {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
+      {"dot_balanced_one_row_spare_min_gain_percent", &policy.dot_balanced_one_row_spare_min_gain_percent},
       {"dot_balanced_many_waves", &policy.dot_balanced_many_waves},
       {"dot_balanced_align", &policy.dot_balanced_align},
       {"dot_balanced_spare_per_lane_2byte", &policy.dot_balanced_spare_per_lane_2byte},

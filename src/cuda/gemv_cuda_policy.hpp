@@ -137,6 +137,19 @@ struct GemvPolicy {
   // 13.93 -> 14.49 (1.25), 7168^2 37.34 -> 37.84 (1.17), 8200^2 49.10 -> 56.00 (1.12), fp32
   // 4104^2 24.76 -> 25.16 (1.12), 7424^2 75.78 -> 76.23 (1.11); fp16 as bf16.
   index_t dot_balanced_spare_min_gain_percent = 30;
+  // ... and this much where dot_kernel would read one row a group, whose words in
+  // flight and reads of x the model counts as they are (with two rows a group it
+  // counts neither the doubled words in flight nor x read once for both). At 15 it
+  // takes, of the sweep's shapes, 11008 x 4096 in half precision (predicted 1.20; 1376
+  // blocks of one row a warp for 528 slots), rows and columns. Same run, three rounds,
+  // dot_kernel -> balanced: bf16 row N 34.15 -> 33.14 us, col T (4096 x 11008) 34.16 ->
+  // 33.18, fp16 33.80 -> 33.46 and 33.57 -> 33.13; three more runs, bf16 row N 34.42 ->
+  // 33.54, 34.34 -> 33.54, 33.83 -> 33.23; outside the sweep bf16 row N 11008 x 2048
+  // (1.20) 19.09 -> 17.70, and eleven more decode-like shapes (6144-28672 rows, 4096-28672
+  // columns) keep their kernel. At 15 for two rows a group too it would also take bf16
+  // 4104^2 (predicted 1.25: 14.12 -> 14.46) and 7168^2 (1.17: 37.38 -> 37.85), and fp32
+  // 3584^2 (1.17: 18.75 -> 18.32).
+  index_t dot_balanced_one_row_spare_min_gain_percent = 15;
   // ... and the model for dot_kernel grids of more than 3 waves: 1 counts only the
   // share of each round of loads that has words, where a thread group reads whole rows
   // (rows of 129-257 words read in rounds of 128 leave up to half of them masked); 0
