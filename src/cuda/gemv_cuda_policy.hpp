@@ -171,8 +171,8 @@ struct GemvPolicy {
   index_t dot_balanced_align = 512;
   // ... and, for 2-byte types, how many words a lane past its pieces' last full round it
   // reads apart (its spare words, added at the end: 1 or 2) rather than in a round of
-  // their own; other types 1. The model (dot_balanced_gain) counts one a lane whatever
-  // this is, so it changes no kernel choice. Same run, three rounds, row N, before -> 1
+  // their own; other types 1. The model (dot_balanced_gain) counts as many (its pieces of
+  // 1344 words take 10 rounds, not 11, at bf16 11008 x 4096). Same run, three rounds, row N, before -> 1
   // -> 2 (us): bf16 4360^2 17.30 -> 17.38 -> 15.75 (4352^2: 15.02), 3080^2 9.31 -> 9.29
   // -> 8.94, 2200 x 2056 6.25 -> 6.31 -> 5.92, 4864^2 18.29 -> 18.29 -> 18.03, seven more
   // within 0.7 %; fp32 gained nowhere (3080^2 14.18 -> 14.28 -> 14.52; five more within
