@@ -620,7 +620,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // must reach dot_balanced_spare_min_gain_percent (against one row a group:
     // dot_balanced_one_row_spare_min_gain_percent), that without them
     // dot_balanced_min_gain_percent.
-    const int spare_per_lane = sizeof(TA) == 2 ? static_cast<int>(policy.dot_balanced_spare_per_lane_2byte) : 1;
+    const int spare_per_lane =
+        std::min(static_cast<int>(policy.dot_balanced_spare_per_lane_2byte), kBalancedSparePerLane<TA>);
     const auto gain = [&](int per_lane) {
       return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
                                split.groups_k * splits == 1, balanced_blocks, threads / 32, per_lane);

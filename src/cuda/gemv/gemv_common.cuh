@@ -323,7 +323,8 @@ struct GemvArgs {
   // (GemvPolicy::dot_balanced_align; 16: anywhere).
   int piece_align;
   // dot_balanced_kernel: a piece's words past its last full round are read apart where
-  // they number at most this many a lane (1 or 2; GemvPolicy::dot_balanced_spare_per_lane_2byte).
+  // they number at most this many a lane (1 or 2; GemvPolicy::dot_balanced_spare_per_lane_2byte,
+  // capped by the kernel's kBalancedSparePerLane<TA>).
   int spare_per_lane;
 };
 

@@ -364,7 +364,11 @@ __global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 
 constexpr int kBalancedUnroll = 4;  // words a lane a round
 constexpr index_t kBalancedRound = kBalancedUnroll * 32;  // words of a warp's round
 constexpr index_t kBalancedMinWords = kBalancedRound;     // so a round spans <= 2 rows
-constexpr int kBalancedMaxSparePerLane = 2;
+// The most spare words a lane the kernel holds for A of type TA (its shared array):
+// two for 2-byte types, one for the others (fp32 gained nothing from two and keeps the
+// smaller array). The dispatcher asks for at most this many (args.spare_per_lane).
+template <typename TA>
+constexpr int kBalancedSparePerLane = sizeof(TA) == 2 ? 2 : 1;
 // A piece's spare words (0, or 1 to 32 x per_lane), and the rounds of loads it takes.
 __host__ __device__ constexpr int balanced_spare(index_t piece, int per_lane = 1) {
   return piece >= kBalancedRound && piece % kBalancedRound <= 32 * per_lane ? static_cast<int>(piece % kBalancedRound)
@@ -427,10 +431,9 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   // The spare words [end - spare, end), at most args.spare_per_lane a lane: this lane's
   // j-th is word end - spare + lane + 32 j (if that is before end), in the last row of
   // the piece or the one before it (rows are longer than the spare words).
-  // (2-byte types only: fp32 gained nothing from two and keeps the shared memory of one.)
-  constexpr int kSpare = sizeof(TA) == 2 ? kBalancedMaxSparePerLane : 1;
+  constexpr int kSpare = kBalancedSparePerLane<TA>;
   __shared__ uint4 spare_words[kWarps][32 * kSpare];
-  const int spare = balanced_spare(end - begin, min(args.spare_per_lane, kSpare));
+  const int spare = balanced_spare(end - begin, args.spare_per_lane);
   const index_t last_row = (end - 1) / words;
   const auto spare_word = [&](int j) { return end - spare + lane + 32 * j; };
   const auto spare_row = [&](int j) { return spare_word(j) >= last_row * words ? last_row : last_row - 1; };
