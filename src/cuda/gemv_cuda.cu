@@ -1562,6 +1562,18 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
          0, state, early_launch(state), 0, args);
 }
 
+// What the dispatcher knows of the device (GemvPolicy::trace), once a process: the
+// first context's.
+void trace_device(const fastmv::detail::CudaState& state) {
+  static std::once_flag traced;
+  std::call_once(traced, [&] {
+    std::fprintf(stderr, "fastmv gemv device: %d SMs, L2 %.0f MiB, memory %.0f GB/s (%.1f an SM)\n",
+                 state.multiprocessors, static_cast<double>(state.l2_bytes) / (1 << 20),
+                 state.memory_bytes_per_second / 1e9,
+                 state.memory_bytes_per_second / 1e9 / std::max(1, state.multiprocessors));
+  });
+}
+
 template <typename TA, typename TX, typename TY>
 void run(const GemvProblem<TA, TX, TY>& problem, fastmv::detail::CudaState& state) {
   using DA = typename DeviceType<TA>::type;
@@ -1571,6 +1583,7 @@ void run(const GemvProblem<TA, TX, TY>& problem, fastmv::detail::CudaState& stat
 
   std::lock_guard<std::mutex> lock(state.mutex);
   fastmv::cuda::DeviceGuard device(state.device);
+  if (GemvPolicy::get().trace) trace_device(state);
   DY* y = reinterpret_cast<DY*>(problem.y);
   if (problem.alpha == Acc(0)) {
     const index_t total = problem.y_size() * problem.batch;

@@ -87,6 +87,16 @@ std::shared_ptr<fastmv::detail::CudaState> make_state(int device) {
   check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),
         "fastmv::Context: cudaDeviceGetAttribute");
   state->l2_bytes = static_cast<std::size_t>(l2);
+  // Optional: a device that reports no memory clock or bus width leaves the bandwidth
+  // unknown (0), which no rule that reads it takes as fast.
+  int memory_khz = 0;
+  int bus_bits = 0;
+  if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess) {
+    state->memory_bytes_per_second = 2.0 * 1000.0 * memory_khz * (bus_bits / 8.0);
+  } else {
+    cudaGetLastError();
+  }
   check(cudaDeviceGetAttribute(&state->compute_major, cudaDevAttrComputeCapabilityMajor, device),
         "fastmv::Context: cudaDeviceGetAttribute");
   return state;

@@ -50,6 +50,11 @@ struct CudaState {
   int multiprocessors = 0;
   int compute_major = 0;  // compute capability: 9 and up have the TMA unit
   std::size_t l2_bytes = 0;
+  // Peak DRAM bandwidth from the device's memory clock and bus width (double data
+  // rate), bytes a second; 0 where the device does not report them. The GEMV
+  // dispatcher reads it per SM to tell memory systems apart (H100 SXM about 25 GB/s an
+  // SM, H200 about 37).
+  double memory_bytes_per_second = 0;
 
   // Guards the workspace and serialises the queueing of work that uses it, so that
   // copies of one context used from several threads stay correct.
