@@ -628,7 +628,16 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     };
     const bool fits = args.count >= balanced_blocks;
     if (fits) balanced_gain = gain(spare_per_lane);
-    if (fits && (policy.dot_balanced == 2 || gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
+    // A fast memory system (GemvPolicy::dot_balanced_fast_memory_min_gbps_per_sm) takes it
+    // for every grid of more than 3 waves under dot_balanced_fast_memory_max_bytes.
+    const double gbps_per_sm = state.memory_bytes_per_second / 1e9 / std::max(1, state.multiprocessors);
+    const bool fast_memory_waves =
+        policy.dot_balanced_fast_memory_min_gbps_per_sm > 0 &&
+        gbps_per_sm >= static_cast<double>(policy.dot_balanced_fast_memory_min_gbps_per_sm) &&
+        blocks * splits > 3 * slots &&
+        args.count * args.length * static_cast<index_t>(sizeof(TA)) < policy.dot_balanced_fast_memory_max_bytes;
+    if (fits && (policy.dot_balanced == 2 || fast_memory_waves ||
+                 gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
                  balanced_gain >= 1 + (rows == 1 ? policy.dot_balanced_one_row_spare_min_gain_percent
                                                   : policy.dot_balanced_spare_min_gain_percent) /
                                            100.0)) {
@@ -639,8 +648,9 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       }
       if (policy.trace) {
         trace_call("dot", args);
-        std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f\n", threads,
-                     static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain);
+        std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f%s\n", threads,
+                     static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain,
+                     fast_memory_waves ? ", fast memory and many waves" : "");
       }
       args.piece_align = static_cast<int>(policy.dot_balanced_align);
       args.spare_per_lane = spare_per_lane;

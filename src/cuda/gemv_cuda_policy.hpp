@@ -159,6 +159,26 @@ struct GemvPolicy {
   // 1032 40.85 -> 32.65 (34.94), fp32 66.8 -> 60.4 (62.6). With rows split over groups
   // it took bf16 12800^2, 12808^2 and 12040^2 as well, 2-3 % slower (hence whole rows).
   index_t dot_balanced_many_waves = 1;
+  // ... and, on a memory system of at least dot_balanced_fast_memory_min_gbps_per_sm GB/s
+  // of peak DRAM bandwidth an SM (CudaState::memory_bytes_per_second; 0: never), every
+  // dot_kernel grid of more than 3 waves of blocks, whole rows a group or not, in a
+  // matrix under dot_balanced_fast_memory_max_bytes, whatever the model predicts. The
+  // H100 SXM has about 25 GB/s an SM and keeps the rules above (tuned there); on an
+  // H200 (36.5) the balanced kernel beat dot_kernel at every such bf16 grid of the sweep,
+  // where the model, tuned on the H100, had kept dot_kernel. Same run, three rounds, row
+  // N, H200, dot_kernel -> balanced (cuBLAS), us: bf16 8704^2 46.68 -> 41.13 (45.32), 9472^2 53.78 -> 44.55
+  // (50.21), 9728^2 51.44 -> 47.34 (51.63), 10752^2 64.61 -> 57.26 (59.90), 12800^2 85.95
+  // -> 80.12 (85.59), 16384 x 1024 13.85 -> 11.86 (11.81), 14336 x 4096 34.82 -> 31.08
+  // (32.39), 32000 x 4096 67.20 -> 65.42 (67.22); fp32 8456^2 74.34 -> 67.52, 9728^2
+  // 91.80 -> 88.08, 131072 x 512 73.81 -> 63.89 (65.13), 16384 x 1024 19.90 -> 18.13. From
+  // 400 MiB fp32 lost 1-3 % (10240^2 98.98 -> 101.82, 12800^2 153.36 -> 157.07, 128256 x
+  // 4096 465.71 -> 473.46), hence the cap. Grids of at most 3 waves keep the model: there
+  // the balanced kernel lost on the H200 too (bf16 8192^2 34.79 -> 39.18, 12288^2 73.84 ->
+  // 76.82). With the rule, the 159 sweep points it moves on the H200 (Dot form, bf16,
+  // fp16, fp32) ran 1.097x faster in geometric mean, none slower by more than 1 %, and on
+  // the H100 no sweep point moves. docs/PERFORMANCE.md has the whole comparison.
+  index_t dot_balanced_fast_memory_min_gbps_per_sm = 30;
+  index_t dot_balanced_fast_memory_max_bytes = index_t(384) << 20;
   // ... and where its warps' pieces of the run of words begin: on a boundary of this
   // many bytes of A (a power of 2 from 16 to 4096; 16 cuts the run into equal pieces
   // wherever they fall). Cut anywhere, half the pieces of rows of an odd number of
