@@ -166,17 +166,17 @@ struct GemvPolicy {
   // H100 SXM has about 25 GB/s an SM and keeps the rules above (tuned there); on an
   // H200 (36.5) the balanced kernel beat dot_kernel at every such bf16 grid of the sweep,
   // where the model, tuned on the H100, had kept dot_kernel. Same run, three rounds, row
-  // N, H200, dot_kernel -> balanced (cuBLAS), us: bf16 8704^2 46.68 -> 41.13 (45.32), 9472^2 53.78 -> 44.55
-  // (50.21), 9728^2 51.44 -> 47.34 (51.63), 10752^2 64.61 -> 57.26 (59.90), 12800^2 85.95
-  // -> 80.12 (85.59), 16384 x 1024 13.85 -> 11.86 (11.81), 14336 x 4096 34.82 -> 31.08
-  // (32.39), 32000 x 4096 67.20 -> 65.42 (67.22); fp32 8456^2 74.34 -> 67.52, 9728^2
-  // 91.80 -> 88.08, 131072 x 512 73.81 -> 63.89 (65.13), 16384 x 1024 19.90 -> 18.13. From
-  // 400 MiB fp32 lost 1-3 % (10240^2 98.98 -> 101.82, 12800^2 153.36 -> 157.07, 128256 x
-  // 4096 465.71 -> 473.46), hence the cap. Grids of at most 3 waves keep the model: there
-  // the balanced kernel lost on the H200 too (bf16 8192^2 34.79 -> 39.18, 12288^2 73.84 ->
-  // 76.82). With the rule, the 159 sweep points it moves on the H200 (Dot form, bf16,
-  // fp16, fp32) ran 1.097x faster in geometric mean, none slower by more than 1 %, and on
-  // the H100 no sweep point moves. docs/PERFORMANCE.md has the whole comparison.
+  // N, H200, dot_kernel -> balanced (cuBLAS), us: bf16 8704^2 46.68 -> 41.13 (45.32),
+  // 9472^2 53.78 -> 44.55 (50.21), 9728^2 51.44 -> 47.34 (51.63), 10752^2 64.61 -> 57.26
+  // (59.90), 12800^2 85.95 -> 80.12 (85.59), 16384 x 1024 13.85 -> 11.86 (11.81), 14336 x
+  // 4096 34.82 -> 31.08 (32.39), 32000 x 4096 67.20 -> 65.42 (67.22); fp32 8456^2 74.34 ->
+  // 67.52, 9728^2 91.80 -> 88.08, 131072 x 512 73.81 -> 63.89 (65.13), 16384 x 1024 19.90
+  // -> 18.13. From 400 MiB fp32 lost 1-3 % (10240^2 98.98 -> 101.82, 12800^2 153.36 ->
+  // 157.07, 128256 x 4096 465.71 -> 473.46), hence the cap. Grids of at most 3 waves keep
+  // the model: there the balanced kernel lost on the H200 too (bf16 8192^2 34.79 -> 39.18,
+  // 12288^2 73.84 -> 76.82). With the rule, the 159 sweep points it moves on the H200 (Dot
+  // form, bf16, fp16, fp32) ran 1.097x faster in geometric mean, none slower by more than
+  // 1 %, and on the H100 no sweep point moves. docs/PERFORMANCE.md has the comparison.
   index_t dot_balanced_fast_memory_min_gbps_per_sm = 30;
   index_t dot_balanced_fast_memory_max_bytes = index_t(384) << 20;
   // ... and where its warps' pieces of the run of words begin: on a boundary of this
