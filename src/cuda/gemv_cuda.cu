@@ -35,6 +35,13 @@ index_t pow2_ceil(index_t v) {
 }
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
+// A memory system of at least GemvPolicy::fast_memory_min_gbps_per_sm GB/s an SM (an
+// H200's, not an H100 SXM's), where the dispatcher's rules "on fast memory" apply.
+bool fast_memory(const fastmv::detail::CudaState& state) {
+  const index_t least = GemvPolicy::get().fast_memory_min_gbps_per_sm;
+  return least > 0 && state.memory_gbps_per_sm() >= static_cast<double>(least);
+}
+
 // GemvPolicy::trace: the start of a call's line, its kernel family and canonical shape; the
 // caller prints the variant and launch shape after it.
 template <typename Args>
@@ -628,13 +635,10 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     };
     const bool fits = args.count >= balanced_blocks;
     if (fits) balanced_gain = gain(spare_per_lane);
-    // A fast memory system (GemvPolicy::dot_balanced_fast_memory_min_gbps_per_sm) takes it
-    // for every grid of more than 3 waves under dot_balanced_fast_memory_max_bytes.
-    const double gbps_per_sm = state.memory_bytes_per_second / 1e9 / std::max(1, state.multiprocessors);
+    // A fast memory system (fast_memory) takes it for every grid of more than 3 waves
+    // under dot_balanced_fast_memory_max_bytes.
     const bool fast_memory_waves =
-        policy.dot_balanced_fast_memory_min_gbps_per_sm > 0 &&
-        gbps_per_sm >= static_cast<double>(policy.dot_balanced_fast_memory_min_gbps_per_sm) &&
-        blocks * splits > 3 * slots &&
+        fast_memory(state) && blocks * splits > 3 * slots &&
         args.count * args.length * static_cast<index_t>(sizeof(TA)) < policy.dot_balanced_fast_memory_max_bytes;
     if (fits && (policy.dot_balanced == 2 || fast_memory_waves ||
                  gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
@@ -1579,8 +1583,7 @@ void trace_device(const fastmv::detail::CudaState& state) {
   std::call_once(traced, [&] {
     std::fprintf(stderr, "fastmv gemv device: %d SMs, L2 %.0f MiB, memory %.0f GB/s (%.1f an SM)\n",
                  state.multiprocessors, static_cast<double>(state.l2_bytes) / (1 << 20),
-                 state.memory_bytes_per_second / 1e9,
-                 state.memory_bytes_per_second / 1e9 / std::max(1, state.multiprocessors));
+                 state.memory_bytes_per_second / 1e9, state.memory_gbps_per_sm());
   });
 }
 

@@ -17,6 +17,7 @@ GemvPolicy parse(const char* text) {
   GemvPolicy policy;
   if (text == nullptr) return policy;
   const std::vector<std::pair<const char*, index_t*>> fields = {
+      {"fast_memory_min_gbps_per_sm", &policy.fast_memory_min_gbps_per_sm},
       {"target_threads_per_sm", &policy.target_threads_per_sm},
       {"axpy_few_columns_per_round", &policy.axpy_few_columns_per_round},
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
@@ -39,7 +40,6 @@ GemvPolicy parse(const char* text) {
       {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
       {"dot_balanced_one_row_spare_min_gain_percent", &policy.dot_balanced_one_row_spare_min_gain_percent},
       {"dot_balanced_many_waves", &policy.dot_balanced_many_waves},
-      {"dot_balanced_fast_memory_min_gbps_per_sm", &policy.dot_balanced_fast_memory_min_gbps_per_sm},
       {"dot_balanced_fast_memory_max_bytes", &policy.dot_balanced_fast_memory_max_bytes},
       {"dot_balanced_align", &policy.dot_balanced_align},
       {"dot_balanced_spare_per_lane_2byte", &policy.dot_balanced_spare_per_lane_2byte},

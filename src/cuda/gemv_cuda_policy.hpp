@@ -12,6 +12,13 @@
 namespace fastmv::kernels::cuda {
 
 struct GemvPolicy {
+  // A fast memory system: at least this many GB/s of peak DRAM bandwidth an SM
+  // (CudaState::memory_gbps_per_sm; 0: none is). The thresholds below were tuned on an
+  // H100 SXM (25.4 GB/s an SM); the rules marked "on fast memory" are an H200's (36.5,
+  // the same 132 SMs), where a block's ramp and drain and an SM's share of the grid weigh
+  // more against the faster DRAM.
+  index_t fast_memory_min_gbps_per_sm = 30;
+
   // Axpy form with at most 8 stored vectors: threads per SM of the streaming grid.
   // (The other kernels size their grids to the block slots CUDA reports, see
   // choose_split in gemv_cuda.cu.)
@@ -159,13 +166,12 @@ struct GemvPolicy {
   // 1032 40.85 -> 32.65 (34.94), fp32 66.8 -> 60.4 (62.6). With rows split over groups
   // it took bf16 12800^2, 12808^2 and 12040^2 as well, 2-3 % slower (hence whole rows).
   index_t dot_balanced_many_waves = 1;
-  // ... and, on a memory system of at least dot_balanced_fast_memory_min_gbps_per_sm GB/s
-  // of peak DRAM bandwidth an SM (CudaState::memory_bytes_per_second; 0: never), every
-  // dot_kernel grid of more than 3 waves of blocks, whole rows a group or not, in a
-  // matrix under dot_balanced_fast_memory_max_bytes, whatever the model predicts. The
-  // H100 SXM has about 25 GB/s an SM and keeps the rules above (tuned there); on an
-  // H200 (36.5) the balanced kernel beat dot_kernel at every such bf16 grid of the sweep,
-  // where the model, tuned on the H100, had kept dot_kernel. Same run, three rounds, row
+  // ... and, on fast memory (fast_memory_min_gbps_per_sm), every dot_kernel grid of more
+  // than 3 waves of blocks, whole rows a group or not, in a matrix under
+  // dot_balanced_fast_memory_max_bytes, whatever the model predicts. The H100 SXM has
+  // about 25 GB/s an SM and keeps the rules above (tuned there); on an H200 (36.5) the
+  // balanced kernel beat dot_kernel at every such bf16 grid of the sweep, where the
+  // model, tuned on the H100, had kept dot_kernel. Same run, three rounds, row
   // N, H200, dot_kernel -> balanced (cuBLAS), us: bf16 8704^2 46.68 -> 41.13 (45.32),
   // 9472^2 53.78 -> 44.55 (50.21), 9728^2 51.44 -> 47.34 (51.63), 10752^2 64.61 -> 57.26
   // (59.90), 12800^2 85.95 -> 80.12 (85.59), 16384 x 1024 13.85 -> 11.86 (11.81), 14336 x
@@ -177,7 +183,6 @@ struct GemvPolicy {
   // 12288^2 73.84 -> 76.82). With the rule, the 159 sweep points it moves on the H200 (Dot
   // form, bf16, fp16, fp32) ran 1.097x faster in geometric mean, none slower by more than
   // 1 %, and on the H100 no sweep point moves. docs/PERFORMANCE.md has the comparison.
-  index_t dot_balanced_fast_memory_min_gbps_per_sm = 30;
   index_t dot_balanced_fast_memory_max_bytes = index_t(384) << 20;
   // ... and where its warps' pieces of the run of words begin: on a boundary of this
   // many bytes of A (a power of 2 from 16 to 4096; 16 cuts the run into equal pieces

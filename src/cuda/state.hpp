@@ -55,6 +55,10 @@ struct CudaState {
   // dispatcher reads it per SM to tell memory systems apart (H100 SXM about 25 GB/s an
   // SM, H200 about 37).
   double memory_bytes_per_second = 0;
+  // The same, GB/s an SM (0 where unknown).
+  double memory_gbps_per_sm() const {
+    return multiprocessors > 0 ? memory_bytes_per_second / 1e9 / multiprocessors : 0.0;
+  }
 
   // Guards the workspace and serialises the queueing of work that uses it, so that
   // copies of one context used from several threads stay correct.

@@ -370,11 +370,11 @@ constexpr index_t kBalancedMinWords = kBalancedRound;     // so a round spans <=
 template <typename TA>
 constexpr int kBalancedSparePerLane = sizeof(TA) == 2 ? 2 : 1;
 // A piece's spare words (0, or 1 to 32 x per_lane), and the rounds of loads it takes.
-__host__ __device__ constexpr int balanced_spare(index_t piece, int per_lane = 1) {
+__host__ __device__ constexpr int balanced_spare(index_t piece, int per_lane) {
   return piece >= kBalancedRound && piece % kBalancedRound <= 32 * per_lane ? static_cast<int>(piece % kBalancedRound)
                                                                              : 0;
 }
-__host__ __device__ constexpr index_t balanced_rounds(index_t piece, int per_lane = 1) {
+__host__ __device__ constexpr index_t balanced_rounds(index_t piece, int per_lane) {
   return (piece - balanced_spare(piece, per_lane) + kBalancedRound - 1) / kBalancedRound;
 }
 
