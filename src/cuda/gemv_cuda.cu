@@ -477,7 +477,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // 1025^2 5.84 -> 4.99 us, 2561^2 24.80 -> 21.40, 4097^2 52.15 -> 47.95, 8193^2 187.5
   // -> 183.2, 3073^2 and 6145^2 within 1 %; 4 rows and 1 row slower). The 4-byte limit
   // is 68, not 64: fp32 8449^2 (64.01 rows an SM) 109.4 -> 103.6, 8705^2 113.5 -> 111.3,
-  // but 9217^2 118.7 -> 120.3; bf16 from 8449^2 lost 8-22 % with either 2 or 4 rows.
+  // but 9217^2 118.7 -> 120.3; bf16 from 8449^2 lost 8-22 % with either 2 or 4 rows. On
+  // fast memory 4-byte types at any rows an SM (dot_shifted_4byte_fast_memory).
   const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
   const auto rows_between = [&](index_t least, index_t most) {  // rows an SM
     return args.count * args.batch >= least * state.multiprocessors &&
@@ -495,7 +496,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool shifted_wanted =
       policy.dot_shifted == 2 ||
       (policy.dot_shifted == 1 &&
-       ((sizeof(TA) == 4 && rows_between(0, policy.dot_shifted_4byte_max_rows_per_sm)) ||
+       ((sizeof(TA) == 4 && (rows_between(0, policy.dot_shifted_4byte_max_rows_per_sm) ||
+                             (policy.dot_shifted_4byte_fast_memory == 1 && fast_memory(state)))) ||
         (sizeof(TA) == 8 && rows_between(0, policy.dot_shifted_8byte_max_rows_per_sm)) ||
         (sizeof(TA) == 2 && rows4_band)));
   const auto min_groups_k_for = [&](index_t r) {
@@ -1020,6 +1022,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
         few_at(16)) {
       words = 16;
     }
+    // On fast memory, above axpy_tma_max_bytes_2byte, half-precision vectors on 32-byte
+    // sectors that this chose 16-word tiles for are the register kernel's
+    // (GemvPolicy::axpy_tma_large_16word_fast_memory).
+    if (large && sizeof(TA) == 2 && words == 16 && !straddled &&
+        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 && policy.axpy_tma_large_16word_fast_memory == 1 &&
+        fast_memory(state)) {
+      return false;
+    }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).
@@ -1039,6 +1049,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     return false;
   }
   const bool realigned = !aligned16(args.A) || args.lda * static_cast<index_t>(sizeof(TA)) % 16 != 0;
+  // On fast memory, realigned 4-byte vectors (classes) only where the tiles number
+  // axpy_tma_unaligned_fast_memory_min_tiles_percent to ..._max_tiles_percent of the SMs.
+  if (realigned && sizeof(TA) == 4 && policy.axpy_tma_unaligned_fast_memory_min_tiles_percent > 0 &&
+      fast_memory(state) &&
+      (tiles_percent(words) < policy.axpy_tma_unaligned_fast_memory_min_tiles_percent * state.multiprocessors ||
+       tiles_percent(words) > policy.axpy_tma_unaligned_fast_memory_max_tiles_percent * state.multiprocessors)) {
+    return false;
+  }
   const auto with = [&](auto realigned_tag) {
     constexpr bool kRealigned = decltype(realigned_tag)::value;
     if (words == 16) return axpy_tma_with<TA, TX, TY, Acc, 16, kRealigned>(args, state);

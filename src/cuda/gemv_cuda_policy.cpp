@@ -80,6 +80,7 @@ GemvPolicy parse(const char* text) {
       {"dot_shifted_rows4_min_rows_per_sm", &policy.dot_shifted_rows4_min_rows_per_sm},
       {"dot_shifted_rows4_max_rows_per_sm", &policy.dot_shifted_rows4_max_rows_per_sm},
       {"dot_shifted_4byte_max_rows_per_sm", &policy.dot_shifted_4byte_max_rows_per_sm},
+      {"dot_shifted_4byte_fast_memory", &policy.dot_shifted_4byte_fast_memory},
       {"dot_shifted_8byte_max_rows_per_sm", &policy.dot_shifted_8byte_max_rows_per_sm},
       {"dot_tail_split", &policy.dot_tail_split},
       {"dot_tail_split_max_waves", &policy.dot_tail_split_max_waves},
@@ -134,6 +135,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
       {"axpy_tma_large_split_2byte", &policy.axpy_tma_large_split_2byte},
+      {"axpy_tma_large_16word_fast_memory", &policy.axpy_tma_large_16word_fast_memory},
       {"axpy_tma_4byte_max_tiles_percent", &policy.axpy_tma_4byte_max_tiles_percent},
       {"axpy_tma_4byte_max_tiles_min_bytes", &policy.axpy_tma_4byte_max_tiles_min_bytes},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},
@@ -149,6 +151,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
       {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
       {"axpy_tma_unaligned_min_bytes_8byte", &policy.axpy_tma_unaligned_min_bytes_8byte},
+      {"axpy_tma_unaligned_fast_memory_min_tiles_percent", &policy.axpy_tma_unaligned_fast_memory_min_tiles_percent},
+      {"axpy_tma_unaligned_fast_memory_max_tiles_percent", &policy.axpy_tma_unaligned_fast_memory_max_tiles_percent},
       {"max_workspace_bytes", &policy.max_workspace_bytes},
   };
   std::stringstream items(text);

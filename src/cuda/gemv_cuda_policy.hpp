@@ -73,6 +73,12 @@ struct GemvPolicy {
   index_t dot_shifted_rows = 0;
   // ... 4-byte types up to this many rows an SM ...
   index_t dot_shifted_4byte_max_rows_per_sm = 68;
+  // ... or at any rows an SM on fast memory (1; 0: that limit there too). H200, same run,
+  // three rounds, fp32 row N, realigned -> 2 shifted rows a group (cuBLAS): 9729^2 116.75
+  // -> 94.23 us (115.06), 10753^2 131.81 -> 112.77 (120.32), 11009^2 136.67 -> 117.25
+  // (123.52), 11777^2 149.14 -> 133.92 (134.99), 12801^2 179.68 -> 159.70 (165.44), 9217^2
+  // 88.61 -> 86.97; none of 9217^2-12801^2 slower.
+  index_t dot_shifted_4byte_fast_memory = 1;
   // ... 8-byte types up to this many rows an SM, 2 rows a group ...
   index_t dot_shifted_8byte_max_rows_per_sm = 64;
   // ... with 4 rows a group from this many rows an SM up to the next (else 2) ...
@@ -389,6 +395,17 @@ struct GemvPolicy {
   index_t axpy_tma_unaligned = 1;
   index_t axpy_tma_unaligned_min_bytes = index_t(96) << 20;
   index_t axpy_tma_unaligned_min_bytes_8byte = index_t(56) << 20;
+  // ... on fast memory 4-byte types only where the tiles number
+  // axpy_tma_unaligned_fast_memory_min_tiles_percent to ..._max_tiles_percent of the SMs
+  // (min 0: no limit). A block, one tile, reads about 33 GB/s (fp32 5121^2, 81 tiles:
+  // 2.7 TB/s), which below about 0.8 tiles an SM leaves an H200's DRAM short. H200, same
+  // run, three rounds, fp32 row T, classes -> register kernel (cuBLAS): 5121^2 (81 tiles)
+  // 39.00 -> 32.31 us (32.90), 5633^2 (89) 42.60 -> 36.82 (37.48), 6145^2 (97) 46.23 ->
+  // 42.76 (42.41), 6657^2 (105) 49.90 -> 48.02 (48.18), 8449^2 (133) 79.65 -> 74.32
+  // (90.27); kept: 6913^2 (109) 51.90 against 52.83, 7681^2 (121) 59.44 against 62.83,
+  // 8193^2 (129) 67.70 against 69.26.
+  index_t axpy_tma_unaligned_fast_memory_min_tiles_percent = 82;
+  index_t axpy_tma_unaligned_fast_memory_max_tiles_percent = 100;
   index_t axpy_tma_min_bytes = index_t(1) << 20;
   index_t axpy_tma_max_bytes = index_t(120) << 20;
   index_t axpy_tma_max_bytes_2byte = index_t(120) << 20;
@@ -533,6 +550,17 @@ struct GemvPolicy {
   // 15.19 -> 16.78 us, 8192 x 4096 26.03 -> 27.13, 11008 x 4096 33.46 -> 34.31, 14336 x
   // 4096 (112 MiB) 42.35 -> 42.50.
   index_t axpy_tma_large_split_2byte = 1;
+  // ... and (2) on fast memory, 2-byte vectors on 32-byte sectors (lda * 2 a multiple of
+  // 32) there that the rules above gave 16-word tiles (squares of 68 tiles and more, the
+  // split tall matrices) are the register kernel's (1; 0: the TMA kernel's). H200, same
+  // run, three rounds, row T, TMA -> register kernel (cuBLAS): bf16 8960^2 45.12 -> 41.24
+  // us (46.86), 9472^2 48.93 -> 44.85 (52.64), 12288^2 74.58 -> 70.70 (73.72), 12800^2
+  // 80.45 -> 78.66 (90.72), 32000 x 4096 67.06 -> 64.46 (64.27), 128256 x 4096 252.83 ->
+  // 239.02 (238.75), fp16 alike; 16 of the 17 such squares 8704^2-12800^2 faster, 10752^2
+  // even. Straddled vectors (8712^2-12808^2) lost up to 13 % (bf16 11016^2 63.95 -> 72.23)
+  // and keep it, as do the 8-word tiles of 8192^2 and 8448^2 (35.60 -> 35.64, 37.11 ->
+  // 37.48). On the H100 the split tiles beat the register kernel (128256 x 4096 above).
+  index_t axpy_tma_large_16word_fast_memory = 1;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
   // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
