@@ -442,11 +442,13 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                           (args.batch == 1 || (args.stride_x * sizeof(TX)) % 16 == 0));
   // Rows per thread group: 2 for aligned fp32 (each x word serves two rows; measured
   // +4-8 % over 1 row at 3072^2-12800^2, same run); for the 2-byte types 2 up to
-  // dot_two_rows_2byte_max_rows_per_sm rows an SM, where x read again for every row
+  // dot_two_rows_2byte_max_rows_per_sm rows an SM and for rows of at most
+  // dot_two_rows_2byte_max_words words at any count, where x read again for every row
   // weighs most (figures in gemv_cuda_policy.hpp), else 1; 1 for fp64 and unaligned rows.
   const bool few_rows_2byte =
       sizeof(TA) == 2 &&
-      ceil_div(args.count * args.batch, state.multiprocessors) <= policy.dot_two_rows_2byte_max_rows_per_sm;
+      (ceil_div(args.count * args.batch, state.multiprocessors) <= policy.dot_two_rows_2byte_max_rows_per_sm ||
+       words <= policy.dot_two_rows_2byte_max_words);
   const int aligned_rows = policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
                            : sizeof(TA) == 4 || few_rows_2byte ? 2
                                                               : 1;

@@ -26,6 +26,7 @@ GemvPolicy parse(const char* text) {
       {"dot_split_short_rows_max_slots_percent", &policy.dot_split_short_rows_max_slots_percent},
       {"dot_rows", &policy.dot_rows},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
+      {"dot_two_rows_2byte_max_words", &policy.dot_two_rows_2byte_max_words},
       {"dot_unroll", &policy.dot_unroll},
       {"dot_balanced", &policy.dot_balanced},
       {"dot_tma", &policy.dot_tma},

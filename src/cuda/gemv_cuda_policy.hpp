@@ -64,6 +64,15 @@ struct GemvPolicy {
   // alike); but 12800^2 (97 rows an SM) 111.7 -> 115.3, 12808^2 113.9 -> 117.6, and
   // from 64 rows an SM up none faster by more than 2 %.
   index_t dot_two_rows_2byte_max_rows_per_sm = 64;
+  // ... and rows of at most this many 16-byte words (those read by 8 or 4 lanes) at any
+  // rows an SM (0: none), whose x (2-4 KiB in fp32) is read again for every row of 0.5-1
+  // KiB. Same run, three rounds, row N, one row -> two (cuBLAS): H100 bf16 131072 x 512
+  // 52.45 -> 47.45 us (51.26), 262144 x 512 96.58 -> 90.78 (98.64), 65536 x 256 15.02 ->
+  // 14.55 (16.35), 131072 x 256 26.23 -> 25.75 (27.97); H200 bf16 131072 x 512 43.04 ->
+  // 37.10 (36.40), 65536 x 256 13.66 -> 13.03 (12.42), fp16 42.42 -> 37.26 (36.41), 13.13
+  // -> 12.92 (12.37). Rows of 128 words and more (16384 x 1024, 65536 x 1032) within 0.3 %
+  // on the H200.
+  index_t dot_two_rows_2byte_max_words = 96;
   // Dot form, unaligned rows: read unshifted, rows that lie the same distance past a
   // 16-byte boundary a group, x from any element (dot_kernel's kShifted), where the
   // dispatcher's rule takes it (1; figures in dot() in gemv_cuda.cu), everywhere it can
