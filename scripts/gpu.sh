@@ -103,10 +103,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # The rules "on fast memory" (an H200's; GemvPolicy::fast_memory_min_gbps_per_sm) on any
   # GPU, with the thresholds that keep most of them to large matrices lowered so the test
   # shapes reach them: balanced Dot grids of more than 3 waves, shifted 4-byte rows at any
-  # rows an SM, large 2-byte 16-word tiles to the register kernel, TMA classes for
-  # realigned fp32 only at 82-100 % of the SMs in tiles.
+  # rows an SM, 2-byte vectors on sectors in wide TMA tiles to the register kernel at any
+  # size, TMA classes for realigned fp32 only at 82-100 % of the SMs in tiles.
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
-    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_max_bytes_2byte=1,axpy_tma_unaligned_min_bytes=0 \
+    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0 \
     "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1

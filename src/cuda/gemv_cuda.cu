@@ -1032,6 +1032,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
         fast_memory(state)) {
       return false;
     }
+    // ... and below it, from axpy_tma_fast_memory_register_min_bytes, such vectors in
+    // unsplit tiles of 8 or 16 words (at least axpy_tma_wide_tiles_percent of the SMs).
+    if (!large && sizeof(TA) == 2 && words >= 8 && args.batch == 1 &&
+        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 && policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
+        matrix_bytes >= policy.axpy_tma_fast_memory_register_min_bytes &&
+        tiles_percent(words) >= policy.axpy_tma_wide_tiles_percent * sms && fast_memory(state)) {
+      return false;
+    }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).

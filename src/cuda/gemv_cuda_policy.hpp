@@ -570,6 +570,17 @@ struct GemvPolicy {
   // and keep it, as do the 8-word tiles of 8192^2 and 8448^2 (35.60 -> 35.64, 37.11 ->
   // 37.48). On the H100 the split tiles beat the register kernel (128256 x 4096 above).
   index_t axpy_tma_large_16word_fast_memory = 1;
+  // ... and (3) on fast memory, such vectors in matrices from this size up to
+  // axpy_tma_max_bytes_2byte, one matrix, in tiles of 8 or 16 words as many as
+  // axpy_tma_wide_tiles_percent of the SMs or more (unsplit) too (0: never). H200, same
+  // run, three rounds, bf16 row T, TMA -> register kernel (cuBLAS): 4608^2 15.30 -> 14.42
+  // us (15.75), 6144^2 22.33 -> 21.40 (23.42), 7424^2 31.52 -> 29.49 (31.35), 7680^2 34.67
+  // -> 31.54 (34.88), 4096 x 11008 26.85 -> 24.98 (26.19); 11 of the 14 squares
+  // 4608^2-7936^2 faster, 5120^2 1.6 % and 5888^2 0.2 % slower; under 40 MiB the TMA
+  // kernel won (bf16 3584^2 10.29 against 11.98, 4096^2 12.04 against 12.43), as it did
+  // for straddled vectors (7944^2 34.35 against 39.00) and split tiles (131072 x 512
+  // 37.17 against 46.95).
+  index_t axpy_tma_fast_memory_register_min_bytes = index_t(40) << 20;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
   // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
