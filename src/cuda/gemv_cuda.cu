@@ -1027,7 +1027,7 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // On fast memory, above axpy_tma_max_bytes_2byte, half-precision vectors on 32-byte
     // sectors that this chose 16-word tiles for are the register kernel's
     // (GemvPolicy::axpy_tma_large_16word_fast_memory).
-    if (large && sizeof(TA) == 2 && words == 16 && !straddled &&
+    if (large && sizeof(TA) == 2 && words == 16 &&
         args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 && policy.axpy_tma_large_16word_fast_memory == 1 &&
         fast_memory(state)) {
       return false;
