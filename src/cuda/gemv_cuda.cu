@@ -1017,6 +1017,15 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     if (policy.axpy_tma_split_wide == 1 && words < 8 && args.batch == 1 && few_at(8) && (few_at(words) || straddled)) {
       words = 8;
     }
+    // ... on fast memory 16 words in 2-byte types where there are few of those too, but at
+    // least axpy_tma_split_16word_min_tiles, and the large-matrix rule below would keep
+    // them (GemvPolicy::axpy_tma_split_16word_fast_memory).
+    if (sizeof(TA) == 2 && words == 8 && args.batch == 1 && policy.axpy_tma_split_wide == 1 &&
+        policy.axpy_tma_split_16word_fast_memory == 1 && few_at(8) && few_at(16) &&
+        tiles_at(16) >= policy.axpy_tma_split_16word_min_tiles &&
+        !(large && args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0) && fast_memory(state)) {
+      words = 16;
+    }
     // Above axpy_tma_max_bytes_2byte, half-precision matrices with few outputs, whose
     // tiles of 4 words the rule below would leave to the register kernel: tiles of 16
     // words split one block an SM (GemvPolicy::axpy_tma_large_split_2byte).

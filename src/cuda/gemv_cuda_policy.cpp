@@ -100,6 +100,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_split_max_tiles_percent", &policy.axpy_tma_split_max_tiles_percent},
       {"axpy_tma_split_wide", &policy.axpy_tma_split_wide},
       {"axpy_tma_split_blocks_per_sm", &policy.axpy_tma_split_blocks_per_sm},
+      {"axpy_tma_split_16word_fast_memory", &policy.axpy_tma_split_16word_fast_memory},
+      {"axpy_tma_split_16word_min_tiles", &policy.axpy_tma_split_16word_min_tiles},
       {"axpy_tma_splits", &policy.axpy_tma_splits},
       {"axpy_tma_sum_kernel", &policy.axpy_tma_sum_kernel},
       {"axpy_tma_sum_min_splits", &policy.axpy_tma_sum_min_splits},
