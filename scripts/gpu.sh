@@ -108,6 +108,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0 \
     "$cuda_test" --gtest_brief=1
+  # ... and tall grids split one block an SM at every size, which on fast memory read
+  # 2-byte vectors in 16-word tiles (GemvPolicy::axpy_tma_split_16word_fast_memory).
+  step tests-fast-memory-split-wide env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,fast_memory_min_gbps_per_sm=1" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
   # The Dot form's rows balanced over the warps wherever that kernel can take them (by
