@@ -1018,8 +1018,8 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
       words = 8;
     }
     // ... on fast memory 16 words in 2-byte types where there are few of those too, but at
-    // least axpy_tma_split_16word_min_tiles, and the large-matrix rule below would keep
-    // them (GemvPolicy::axpy_tma_split_16word_fast_memory).
+    // least axpy_tma_split_16word_min_tiles, and not where the 16-word rule below would
+    // send them to the register kernel (GemvPolicy::axpy_tma_split_16word_fast_memory).
     if (sizeof(TA) == 2 && words == 8 && args.batch == 1 && policy.axpy_tma_split_wide == 1 &&
         policy.axpy_tma_split_16word_fast_memory == 1 && few_at(8) && few_at(16) &&
         tiles_at(16) >= policy.axpy_tma_split_16word_min_tiles &&

@@ -454,12 +454,13 @@ struct GemvPolicy {
   index_t axpy_tma_split_blocks_per_sm = 1;
   // ... and on fast memory (fast_memory_min_gbps_per_sm) 2-byte vectors read there in
   // tiles of 16 words where those tiles are few too, at least
-  // axpy_tma_split_16word_min_tiles of them, and not left to the register kernel by
-  // axpy_tma_large_16word_fast_memory (1; 0: 8 words). H200, same run, three rounds, bf16
-  // row T, 8 -> 16 words (cuBLAS): 8192 x 2056 14.69 -> 13.94 us (13.41), 16384 x 1544
-  // 19.35 -> 18.56 (20.40), 16384 x 1024 13.09 -> 12.94 (13.16); another run: 65536 x
-  // 1032 39.14 -> 38.64 (40.15); but 65536 x 256 (2 tiles) 13.01 -> 15.37 (14.40), and
-  // 131072 x 512 (4 tiles on sectors, above 120 MiB: the flat kernel) 37.01 -> 47.41.
+  // axpy_tma_split_16word_min_tiles of them, and not sent to the register kernel by
+  // axpy_tma_large_16word_fast_memory (1; 0: 8 words). H200, same run, three rounds, row
+  // T, 8 -> 16 words (cuBLAS), the 16 sweep points it moves 1.027x, none slower: bf16
+  // 8192 x 2056 14.72 -> 13.89 us (13.46), 16384 x 1544 19.23 -> 18.45 (19.50), 65536 x
+  // 1032 39.17 -> 38.62 (40.17), 16384 x 1024 13.21 -> 13.07 (13.27). Without those two
+  // limits, another run: 65536 x 256 (2 tiles) 13.01 -> 15.37 (14.40), 131072 x 512 (4
+  // tiles on sectors above 120 MiB, then the flat kernel) 37.01 -> 47.41.
   index_t axpy_tma_split_16word_fast_memory = 1;
   index_t axpy_tma_split_16word_min_tiles = 8;
   // ... or exactly this many splits of one matrix (0: the rules above; for tuning).
