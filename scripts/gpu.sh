@@ -103,8 +103,9 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # The rules "on fast memory" (an H200's; GemvPolicy::fast_memory_min_gbps_per_sm) on any
   # GPU, with the thresholds that keep most of them to large matrices lowered so the test
   # shapes reach them: balanced Dot grids of more than 3 waves, shifted 4-byte rows at any
-  # rows an SM, 2-byte vectors on sectors in wide TMA tiles to the register kernel at any
-  # size, TMA classes for realigned fp32 only at 82-100 % of the SMs in tiles.
+  # rows an SM, 2-byte vectors on sectors in wide TMA tiles and fp32 ones in unsplit TMA
+  # tiles nearly filling the SMs to the register kernel at any size, TMA classes for
+  # realigned fp32 only at 82-100 % of the SMs in tiles.
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0 \
     "$cuda_test" --gtest_brief=1

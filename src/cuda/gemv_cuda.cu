@@ -1049,6 +1049,17 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
         tiles_percent(words) >= policy.axpy_tma_wide_tiles_percent * sms && fast_memory(state)) {
       return false;
     }
+    // ... and at any size from it, 4-byte vectors on sectors in unsplit tiles of 8 or 16
+    // words that nearly fill the SMs (GemvPolicy::axpy_tma_fast_memory_register_4byte_min_tiles_percent).
+    if (sizeof(TA) == 4 && words >= 8 && args.batch == 1 && aligned16(args.A) &&
+        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 &&
+        policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent > 0 &&
+        policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
+        matrix_bytes >= policy.axpy_tma_fast_memory_register_min_bytes && !few_at(words) &&
+        tiles_percent(words) >= policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent * sms &&
+        fast_memory(state)) {
+      return false;
+    }
   }
   // A stage's box spans 4 * 256 / words vectors: fewer vectors than that would have
   // the TMA unit fill mostly zeros (1048576 x 16 column-major: 506 us against 27).

@@ -592,6 +592,21 @@ struct GemvPolicy {
   // for straddled vectors (7944^2 34.35 against 39.00) and split tiles (131072 x 512
   // 37.17 against 46.95).
   index_t axpy_tma_fast_memory_register_min_bytes = index_t(40) << 20;
+  // ... and (4) on fast memory, 4-byte vectors on 32-byte sectors in matrices from
+  // axpy_tma_fast_memory_register_min_bytes, one matrix, in unsplit tiles of 8 or 16
+  // words as many as this percentage of the SMs or more (0: never), at any size. A TMA
+  // block, one tile, reads about 33 GB/s (axpy_tma_unaligned_fast_memory_min_tiles_percent),
+  // so 113-133 of them leave an H200's 4.5 TB/s short where the register kernel's grid
+  // fills every SM. H200, same run, three rounds, fp32 row T, TMA -> register kernel
+  // (cuBLAS), as built: the 29 sweep points it moves 1.035x in geometric mean, 25 faster
+  // by more than 1 %, none slower by more (7680^2 58.98 -> 59.15 us, 58.35); 7688^2 (121
+  // tiles) 64.29 -> 60.82 (60.19), 8200^2 72.34 -> 66.90 (72.23), 8448^2 70.91 -> 67.96
+  // (70.59), 32000 x 4096 (128 tiles of 8 words) 129.33 -> 122.19 (126.45), 128256 x 4096
+  // 487.4 -> 471.3 (489.3), 2056 x 8192 20.39 -> 19.39 (19.96). Under 113 tiles the TMA
+  // kernel won or tied (an earlier run: 6408^2, 101 tiles, 42.67 against 46.86; 7168^2,
+  // 112, 51.13 against 51.80); fp64 lost with the register kernel at 112-128 tiles (3584^2
+  // 30.73 against 33.01, 4096^2 34.83 against 37.66, 8192 x 4096 66.09 against 69.66).
+  index_t axpy_tma_fast_memory_register_4byte_min_tiles_percent = 85;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
   // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
