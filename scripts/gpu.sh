@@ -171,6 +171,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-aligned-register env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_small_matrix_bytes=1,axpy_tma_min_bytes=0,axpy_narrow=0,axpy_flat=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
+  # The Dot form's aligned fp64 rows two a group wherever one a group would read them 8
+  # words in flight (by default only where that grid would split each row 4 ways or
+  # more, GemvPolicy::dot_two_rows_8byte_*).
+  step tests-fp64-two-rows env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_8byte_min_groups_k=1 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='GemvRandomTest/1.*:GemvExactTest/1.*:GemvStridedBatchedTest/double*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
   # which is every shape of the tests but the largest).
   step tests-2byte-one-row env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_2byte_max_rows_per_sm=0 \
@@ -202,6 +207,9 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-dot-shifted env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shifted=2,dot_shifted_rows=4 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-memcheck-fp64-two-rows env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_two_rows_8byte_min_groups_k=1 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter='GemvRandomTest/1.*:GemvExactTest/1.*:GemvStridedBatchedTest/double*'
   step sanitizer-memcheck-dot-tail env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-wide-groups compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \

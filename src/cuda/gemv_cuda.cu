@@ -508,7 +508,25 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool shifted = !aligned && shifted_wanted && lanes != 4 &&
                        reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) == 0 && args.count >= period &&
                        min_groups_k_for(shifted_rows) * period <= groups;
-  const int rows = shifted ? shifted_rows : !aligned ? 1 : aligned_rows;
+  // Aligned 8-byte rows go one a group (8 words in flight), but two a group where that
+  // grid would split each row over dot_two_rows_8byte_min_groups_k groups or more at up
+  // to dot_two_rows_8byte_max_rows_per_sm rows an SM (the choice below, made for one
+  // row: a few words a lane, x read again for every row; GemvPolicy).
+  const bool two_rows_8byte = [&] {
+    if (sizeof(TA) != 8 || !aligned || policy.dot_rows != 0 || lanes != 32 || args.batch != 1 ||
+        policy.dot_two_rows_8byte_min_groups_k <= 0 || policy.dot_unroll != 0 || words < 8 * lanes ||
+        !rows_between(0, policy.dot_two_rows_8byte_max_rows_per_sm)) {
+      return false;
+    }
+    const index_t one_row_slots = resident_blocks(dot_kernel<TA, TX, TY, Acc, 32, 1, 8, true>) * state.multiprocessors;
+    const auto one_row_blocks = [&](index_t groups_k, index_t) { return ceil_div(args.count, groups / groups_k); };
+    const index_t least_k = min_groups_k_for(1);
+    if (one_row_blocks(least_k, 1) < one_row_slots / 2) return false;  // few rows: splits, not this rule
+    const index_t most_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
+    return choose_split(one_row_blocks, std::max(most_k, least_k), least_k, groups, 1, one_row_slots).groups_k >=
+           policy.dot_two_rows_8byte_min_groups_k;
+  }();
+  const int rows = shifted ? shifted_rows : !aligned ? 1 : two_rows_8byte ? 2 : aligned_rows;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);

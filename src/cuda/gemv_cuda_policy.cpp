@@ -27,6 +27,8 @@ GemvPolicy parse(const char* text) {
       {"dot_rows", &policy.dot_rows},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_two_rows_2byte_max_words", &policy.dot_two_rows_2byte_max_words},
+      {"dot_two_rows_8byte_min_groups_k", &policy.dot_two_rows_8byte_min_groups_k},
+      {"dot_two_rows_8byte_max_rows_per_sm", &policy.dot_two_rows_8byte_max_rows_per_sm},
       {"dot_unroll", &policy.dot_unroll},
       {"dot_balanced", &policy.dot_balanced},
       {"dot_tma", &policy.dot_tma},

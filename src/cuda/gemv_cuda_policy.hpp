@@ -73,6 +73,19 @@ struct GemvPolicy {
   // -> 12.92 (12.37). Rows of 128 words and more (16384 x 1024, 65536 x 1032) within 0.3 %
   // on the H200.
   index_t dot_two_rows_2byte_max_words = 96;
+  // ... and for 8-byte types (aligned rows, dot_rows 0; one a group, 8 words in flight,
+  // by default): 2 rows a group where the one-row grid would split each row over at
+  // least this many thread groups (0: never; few words a lane, and x, as many bytes as A
+  // in fp64, read again for every row) at up to dot_two_rows_8byte_max_rows_per_sm rows
+  // an SM. Same run, three rounds, fp64 row N, one row -> two (cuBLAS), H100: 2304^2
+  // (4 groups a row) 23.36 -> 18.18 us (17.56), 2560^2 25.83 -> 21.27 (20.93), 3328^2
+  // 36.96 -> 32.26 (32.81), 3584^2 41.13 -> 36.55 (37.42), 4608^2 62.74 -> 59.22 (67.63);
+  // H200: 20.35 -> 16.29 (13.29), 22.20 -> 18.21 (15.57), 32.62 -> 24.84 (23.97), 33.81
+  // -> 27.24 (26.97), 49.91 -> 46.01 (51.30). Not taken: rows split 1-2 ways (H200 2048^2
+  // 9.87 -> 10.52, 3072^2 21.72 -> 22.84; H100 4096^2 46.41 -> 47.16, 8192^2 176.7 ->
+  // 179.4) and 11008 x 4096 (83 rows an SM; H200 87.70 -> 91.57, H100 120.50 -> 117.97).
+  index_t dot_two_rows_8byte_min_groups_k = 4;
+  index_t dot_two_rows_8byte_max_rows_per_sm = 64;
   // Dot form, unaligned rows: read unshifted, rows that lie the same distance past a
   // 16-byte boundary a group, x from any element (dot_kernel's kShifted), where the
   // dispatcher's rule takes it (1; figures in dot() in gemv_cuda.cu), everywhere it can
