@@ -444,7 +444,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // +4-8 % over 1 row at 3072^2-12800^2, same run); for the 2-byte types 2 up to
   // dot_two_rows_2byte_max_rows_per_sm rows an SM and for rows of at most
   // dot_two_rows_2byte_max_words words at any count, where x read again for every row
-  // weighs most (figures in gemv_cuda_policy.hpp), else 1; 1 for fp64 and unaligned rows.
+  // weighs most (figures in gemv_cuda_policy.hpp), else 1; 1 for fp64 (but see two_rows_8byte
+  // below) and unaligned rows.
   const bool few_rows_2byte =
       sizeof(TA) == 2 &&
       (ceil_div(args.count * args.batch, state.multiprocessors) <= policy.dot_two_rows_2byte_max_rows_per_sm ||
