@@ -1017,10 +1017,13 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
   index_t words = policy.axpy_tma_words;
   if (words == 0) {
     const index_t sms = state.multiprocessors;
+    // Each vector on 32-byte sectors, or 16 bytes past one (its pieces straddle sectors).
+    const index_t lda_bytes = args.lda * static_cast<index_t>(sizeof(TA));
+    const bool on_sector = lda_bytes % 32 == 0;
+    const bool straddled = lda_bytes % 32 == 16;
     words = tiles_percent(16) >= policy.axpy_tma_widest_tiles_percent * sms ? 16
             : tiles_percent(8) >= policy.axpy_tma_wide_tiles_percent * sms  ? 8
                                                                               : 4;
-    const bool straddled = args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 16;
     const index_t straddle_words = policy.axpy_tma_straddle_min_words;
     if (straddled && straddle_words > words &&
         tiles_percent(straddle_words) >= policy.axpy_tma_straddle_min_tiles_percent * sms) {
@@ -1042,7 +1045,7 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     if (sizeof(TA) == 2 && words == 8 && args.batch == 1 && policy.axpy_tma_split_wide == 1 &&
         policy.axpy_tma_split_16word_fast_memory == 1 && few_at(8) && few_at(16) &&
         tiles_at(16) >= policy.axpy_tma_split_16word_min_tiles &&
-        !(large && args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0) && fast_memory(state)) {
+        !(large && on_sector) && fast_memory(state)) {
       words = 16;
     }
     // Above axpy_tma_max_bytes_2byte, half-precision matrices with few outputs, whose
@@ -1056,14 +1059,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // sectors that this chose 16-word tiles for are the register kernel's
     // (GemvPolicy::axpy_tma_large_16word_fast_memory).
     if (large && sizeof(TA) == 2 && words == 16 &&
-        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 && policy.axpy_tma_large_16word_fast_memory == 1 &&
+        on_sector && policy.axpy_tma_large_16word_fast_memory == 1 &&
         fast_memory(state)) {
       return false;
     }
     // ... and below it, from axpy_tma_fast_memory_register_min_bytes, such vectors in
     // unsplit tiles of 8 or 16 words (at least axpy_tma_wide_tiles_percent of the SMs).
     if (!large && sizeof(TA) == 2 && words >= 8 && args.batch == 1 &&
-        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 && policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
+        on_sector && policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
         matrix_bytes >= policy.axpy_tma_fast_memory_register_min_bytes &&
         tiles_percent(words) >= policy.axpy_tma_wide_tiles_percent * sms && fast_memory(state)) {
       return false;
@@ -1071,7 +1074,7 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // ... and at any size from it, 4-byte vectors on sectors in unsplit tiles of 8 or 16
     // words that nearly fill the SMs (GemvPolicy::axpy_tma_fast_memory_register_4byte_min_tiles_percent).
     if (sizeof(TA) == 4 && words >= 8 && args.batch == 1 && aligned16(args.A) &&
-        args.lda * static_cast<index_t>(sizeof(TA)) % 32 == 0 &&
+        on_sector &&
         policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent > 0 &&
         policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
         matrix_bytes >= policy.axpy_tma_fast_memory_register_min_bytes && !few_at(words) &&
