@@ -173,7 +173,7 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # The Dot form's aligned fp64 rows two a group wherever one a group would read them 8
   # words in flight (by default only where that grid would split each row 4 ways or
-  # more, GemvPolicy::dot_two_rows_8byte_*).
+  # more, or where the rows are too few for it and at least 32, GemvPolicy::dot_two_rows_8byte_*).
   step tests-fp64-two-rows env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_8byte_min_groups_k=1 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvRandomTest/1.*:GemvExactTest/1.*:GemvStridedBatchedTest/double*'
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,

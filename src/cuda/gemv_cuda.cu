@@ -512,7 +512,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // Aligned 8-byte rows go one a group (8 words in flight), but two a group where that
   // grid would split each row over dot_two_rows_8byte_min_groups_k groups or more at up
   // to dot_two_rows_8byte_max_rows_per_sm rows an SM (the choice below, made for one
-  // row: a few words a lane, x read again for every row; GemvPolicy).
+  // row: a few words a lane, x read again for every row; GemvPolicy), and where the rows
+  // are too few for that grid and at least dot_two_rows_8byte_few_min_rows (split rows).
   const bool two_rows_8byte = [&] {
     if (sizeof(TA) != 8 || !aligned || policy.dot_rows != 0 || lanes != 32 || args.batch != 1 ||
         policy.dot_two_rows_8byte_min_groups_k <= 0 || policy.dot_unroll != 0 || words < 8 * lanes ||
@@ -522,7 +523,9 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t one_row_slots = resident_blocks(dot_kernel<TA, TX, TY, Acc, 32, 1, 8, true>) * state.multiprocessors;
     const auto one_row_blocks = [&](index_t groups_k, index_t) { return ceil_div(args.count, groups / groups_k); };
     const index_t least_k = min_groups_k_for(1);
-    if (one_row_blocks(least_k, 1) < one_row_slots / 2) return false;  // few rows: splits, not this rule
+    if (one_row_blocks(least_k, 1) < one_row_slots / 2) {  // few rows, each split over blocks
+      return policy.dot_two_rows_8byte_few_min_rows > 0 && args.count >= policy.dot_two_rows_8byte_few_min_rows;
+    }
     const index_t most_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
     return choose_split(one_row_blocks, std::max(most_k, least_k), least_k, groups, 1, one_row_slots).groups_k >=
            policy.dot_two_rows_8byte_min_groups_k;
@@ -1329,9 +1332,11 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   index_t lanes = policy.axpy_narrow_lanes;
   if (lanes == 0) lanes = tiles_for(16) <= slots || sizeof(TA) != 4 ? 16 : 32;
   const index_t tiles = ceil_div(args.length, lanes);
-  const index_t min_fill = (!aligned || aligned_2byte) && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
-                               ? policy.axpy_narrow_low_fill_percent
-                               : policy.axpy_narrow_min_fill_percent;
+  const index_t floor_fill = (!aligned || aligned_2byte) && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
+                                 ? policy.axpy_narrow_low_fill_percent
+                                 : policy.axpy_narrow_min_fill_percent;
+  const index_t min_fill =
+      sizeof(TA) == 8 ? std::min(floor_fill, policy.axpy_narrow_8byte_min_fill_percent) : floor_fill;
   if (policy.axpy_narrow == 1 && (tiles_for(lanes) > slots || 100 * tiles_for(lanes) < min_fill * slots)) {
     return false;
   }
@@ -1591,6 +1596,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t tile_outputs = lanes * V;
     const index_t tiles = ceil_div(args.length, tile_outputs);
     unroll = aligned ? policy.axpy_large_unroll : policy.axpy_large_unaligned_unroll;
+    if (aligned && sizeof(TA) == 8 && policy.axpy_large_unroll_8byte_min_bytes > 0 &&
+        matrix_bytes >= policy.axpy_large_unroll_8byte_min_bytes) {
+      unroll = 8;  // GemvPolicy::axpy_large_unroll_8byte_min_bytes
+    }
     const index_t slots =
         resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), unroll, held_for(lanes))) * state.multiprocessors;
     // The caps on splits: the partial sums a tile's last block reads and the workspace

@@ -86,6 +86,16 @@ struct GemvPolicy {
   // 179.4) and 11008 x 4096 (83 rows an SM; H200 87.70 -> 91.57, H100 120.50 -> 117.97).
   index_t dot_two_rows_8byte_min_groups_k = 4;
   index_t dot_two_rows_8byte_max_rows_per_sm = 64;
+  // ... and 2 rows a group where there are too few rows for that grid to fill half the
+  // block slots (each row split over blocks) and at least this many rows (0: never): x,
+  // as long as a row, is then read once for two rows. Same run, three rounds, fp64 row N
+  // on the H100 (fortieth session, segments on 128-byte lines, dot_split_align_bytes),
+  // one row -> two (cuBLAS): 32 x 1048576 95.5 -> 92.7 us (95.1), 40 x 1048576 126.9 ->
+  // 117.3 (118.0), 48 x 1048576 140.4 -> 138.8 (140.0), 64 x 1048576 190.9 -> 182.1
+  // (182.3), 96 x 1048576 282.5 -> 271.3 (270.8), 128 x 1048576 364.8 -> 356.5 (357.8),
+  // 40 x 262144 33.6 -> 32.3 (35.0); with segments on words 16 x 1048576 51.1 -> 51.4
+  // (57.3), hence the floor.
+  index_t dot_two_rows_8byte_few_min_rows = 32;
   // Dot form, unaligned rows: read unshifted, rows that lie the same distance past a
   // 16-byte boundary a group, x from any element (dot_kernel's kShifted), where the
   // dispatcher's rule takes it (1; figures in dot() in gemv_cuda.cu), everywhere it can
@@ -319,6 +329,16 @@ struct GemvPolicy {
   index_t axpy_unroll = 8;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
+  // ... but 8 for 8-byte types (fp64) from this many bytes of matrix (0: never). Same
+  // run, three rounds, fp64 Axpy form (fortieth session), the sweep's points from 80 MiB
+  // (4 -> 8 where they are aligned and on this kernel): H100 1.011x (row T) and 1.012x
+  // (col N) over 145 points each, 142 faster by more than 1 %, 4 slower (4608^2 61.4 ->
+  // 63.8 us, 40 x 1048576 119.1 -> 120.5), 6912^2 133.2 -> 128.4 (cuBLAS 125.6), 8192^2
+  // 184.4 -> 179.7 (178.8), 2056 x 8192 49.9 -> 48.0; H200 1.039x over the 212 aligned
+  // points, 166 faster, 3 slower (4608^2 47.9 -> 48.6), 6912^2 100.2 -> 93.5 (87.3),
+  // 12288^2 284.7 -> 271.8 (268.3). At 8 MiB and up (axpy_large_unroll=8) 2304^2-2824^2
+  // lost 1-3 % on the H100, hence the floor. Odd lda is axpy_large_unaligned_unroll's.
+  index_t axpy_large_unroll_8byte_min_bytes = index_t(80) << 20;
   // ... and for fp16 with 4 in flight, 1: the kernel held to 64 registers, 4 blocks per SM
   // as bf16's (60 registers) takes by itself; 0: ptxas' choice, 77-79 registers (fp16's
   // conversions keep more registers than bf16's shifts), 3 blocks per SM. Same run, three
@@ -369,6 +389,13 @@ struct GemvPolicy {
   index_t axpy_narrow_min_bytes = index_t(2) << 20;
   index_t axpy_narrow_max_bytes = index_t(96) << 20;
   index_t axpy_narrow_min_fill_percent = 70;
+  // ... but for 8-byte types at most this (100: the floors above). Same run, three
+  // rounds, fp64 row T on the H100 (fortieth session), the floors above -> any fill
+  // (cuBLAS): 1024^2 (48 % of the slots) 6.66 -> 5.48 us (6.10; the TMA kernel before),
+  // 1025^2 8.61 -> 6.12 (7.08; the interleaved register kernel), 1288^2 9.00 -> 7.85
+  // (8.62), 640^2 (30 %) 5.07 -> 4.04 (5.09), 768^2 5.27 -> 4.54 (5.90), 520^2 (25 %) 4.96
+  // -> 3.80 (5.35); 512^2 (24 %) and the orders from 1536^2 (fill above 70 %) even.
+  index_t axpy_narrow_8byte_min_fill_percent = 20;
   index_t axpy_narrow_low_fill_percent = 50;
   index_t axpy_narrow_low_fill_max_bytes = index_t(32) << 20;
   index_t axpy_narrow_threads = 512;

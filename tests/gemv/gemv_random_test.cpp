@@ -251,6 +251,29 @@ TYPED_TEST(GemvRandomTest, ShortRowsDotForm) {
   }
 }
 
+// A few long rows in the Dot form (row-major A, column-major A^T): too few rows to fill
+// the GPU, so the Cuda backend splits each row over blocks, aligned doubles two rows a
+// group from 32 rows (dot_two_rows_8byte_few_min_rows; an odd count leaves the last
+// group one row), rows one element off realigned; beta = 0 over a poisoned y, strided x
+// and y.
+TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
+  using T = TypeParam;
+  constexpr index_t kWord = 16 / sizeof(T);
+  for (const index_t rows : {31, 32, 33, 40}) {
+    for (const index_t length : {65536, 65541}) {
+      for (const std::size_t misalign : {0, 1}) {
+        for (const Layout layout : kLayouts) {
+          const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+          const index_t m = layout == Layout::RowMajor ? rows : length;
+          const index_t n = layout == Layout::RowMajor ? length : rows;
+          const index_t lda = misalign == 0 ? (length + kWord) / kWord * kWord : length + 3;
+          if (!this->check_fresh(layout, op, m, n, lda, misalign)) return;
+        }
+      }
+    }
+  }
+}
+
 // Short stored vectors in both forms: the Axpy form (row-major A^T, column-major A)
 // and the Dot form (row-major A, column-major A^T), which the Cuda backend reads as one
 // flat run of granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the
