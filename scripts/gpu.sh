@@ -75,6 +75,8 @@ step tests ctest --test-dir "$build" -j 8 --output-on-failure --timeout 900
 # 2 stages and splits of one stage, and once with every size taken for large (the TMA
 # kernel only where its tiles are about one an SM; names: src/cuda/gemv_cuda_policy.hpp).
 cuda_test="$build/tests/gemv/gemv_test_cuda"
+# The tests whose Dot-form rows are split over blocks (few long rows).
+split_filter='GemvRandomTest/*.TallSkinnyAndShortWide:*FewLongRows*:GemvMixedPrecisionTest/*.TallSkinnyAndShortWide:GemvMixedPrecisionTest/*.LargeShapes:GemvStridedBatchedTest/*'
 # The tests that give the balanced Dot kernel its shapes (*BalancedRows* on the Cuda
 # backend in the reduced set too).
 balanced_filter='*BalancedRows*:GemvMixedPrecisionTest/*.AlignedOperands:GemvExactTest/*.NanAndInf*'
@@ -176,6 +178,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # more, or where the rows are too few for it and at least 32, GemvPolicy::dot_two_rows_8byte_*).
   step tests-fp64-two-rows env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_8byte_min_groups_k=1 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvRandomTest/1.*:GemvExactTest/1.*:GemvStridedBatchedTest/double*'
+  # The Dot form's row segments (each split of a row over blocks) on 4096-byte
+  # boundaries and on any 16-byte word (by default 128-byte lines,
+  # GemvPolicy::dot_split_align_bytes): fewer, ragged splits.
+  step tests-dot-split-align env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_split_align_bytes=4096 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter="$split_filter"
+  step tests-dot-split-align16 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_split_align_bytes=16 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter="$split_filter"
   # The Dot form's aligned 2-byte rows one a group (by default two up to 64 rows an SM,
   # which is every shape of the tests but the largest).
   step tests-2byte-one-row env FASTMV_CUDA_GEMV_POLICY=dot_two_rows_2byte_max_rows_per_sm=0 \

@@ -630,7 +630,9 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     }
   }
   index_t splits = split.splits;
-  args.split_length = ceil_div(ceil_div(args.length, splits), V) * V;
+  // Segments of whole dot_split_align_bytes (at least a word; GemvPolicy).
+  const index_t split_unit = std::max<index_t>(V, policy.dot_split_align_bytes / static_cast<index_t>(sizeof(TA)));
+  args.split_length = ceil_div(ceil_div(args.length, splits), split_unit) * split_unit;
   splits = ceil_div(args.length, args.split_length);
   args.splits = static_cast<int>(splits);
   args.groups_k = static_cast<int>(split.groups_k);

@@ -23,6 +23,7 @@ GemvPolicy parse(const char* text) {
       {"dot_min_words_per_thread", &policy.dot_min_words_per_thread},
       {"dot_min_words_per_thread_2rows", &policy.dot_min_words_per_thread_2rows},
       {"dot_split_min_words_per_thread", &policy.dot_split_min_words_per_thread},
+      {"dot_split_align_bytes", &policy.dot_split_align_bytes},
       {"dot_split_short_rows_max_slots_percent", &policy.dot_split_short_rows_max_slots_percent},
       {"dot_rows", &policy.dot_rows},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
@@ -218,6 +219,8 @@ GemvPolicy parse(const char* text) {
        policy.dot_tma_words != 128) || policy.dot_balanced_many_waves > 1 ||
       policy.dot_balanced_spare_per_lane_2byte < 1 || policy.dot_balanced_spare_per_lane_2byte > 2 || policy.dot_balanced_align < 16 || policy.dot_balanced_align > 4096 ||
       (policy.dot_balanced_align & (policy.dot_balanced_align - 1)) != 0 ||
+      policy.dot_split_align_bytes < 16 || policy.dot_split_align_bytes > 4096 ||
+      (policy.dot_split_align_bytes & (policy.dot_split_align_bytes - 1)) != 0 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 ||
@@ -238,7 +241,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma and early_launch_narrow16 0, 1 or 2, "
-                          "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, dot_balanced_align a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
+                          "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, dot_balanced_align and dot_split_align_bytes a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "

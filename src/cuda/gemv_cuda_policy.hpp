@@ -34,6 +34,18 @@ struct GemvPolicy {
   // ... or this many when there are too few rows to fill half the GPU's block slots
   // (4: one round of loads).
   index_t dot_split_min_words_per_thread = 4;
+  // ... each split of a row (its blocks' segment) a multiple of this many bytes long, so
+  // that on rows that start on a 128-byte line every segment does too (16: a word, the
+  // rule before the fortieth session, whose segments of 1048576 / 13 doubles began
+  // anywhere in a line; a power of 2, 16..4096). Same run, three rounds, row N on the
+  // H100, 16 -> 128 (cuBLAS): fp64 40 x 1048576 122.5 -> 117.3 us (118.0), 48 x 1048576
+  // 147.1 -> 138.8 (140.0), 96 x 1048576 287.3 -> 271.3 (270.8), 24 x 1048576 77.3 ->
+  // 73.4 (76.9); fp32 40 x 1048576 63.9 -> 62.5 (63.5); bf16 40 x 1048576 34.9 -> 34.0
+  // (40.3), fp16 8 x 2097152 19.1 -> 18.7; of 54 short-wide shapes of the four types
+  // none slower by more than 0.2 % (splits of a power of 2 had their segments on lines
+  // already). H200: fp64 40 x 1048576 83.7 -> 80.6 (83.3), bf16 40 x 1048576 27.1 ->
+  // 26.3, fp32 44.1 -> 43.2; of 24 shapes none slower by more than 0.4 %.
+  index_t dot_split_align_bytes = 128;
   // ... where the grid's blocks fill less than half the block slots, and for rows of at
   // most two rounds of loads a thread less than this share (%) of them (see dot() in
   // gemv_cuda.cu; 50 before the nineteenth session).
