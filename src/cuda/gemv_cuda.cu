@@ -516,7 +516,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // are too few for that grid and at least dot_two_rows_8byte_few_min_rows (split rows).
   const bool two_rows_8byte = [&] {
     if (sizeof(TA) != 8 || !aligned || policy.dot_rows != 0 || lanes != 32 || args.batch != 1 ||
-        policy.dot_two_rows_8byte_min_groups_k <= 0 || policy.dot_unroll != 0 || words < 8 * lanes ||
+        policy.dot_unroll != 0 || words < 8 * lanes ||
         !rows_between(0, policy.dot_two_rows_8byte_max_rows_per_sm)) {
       return false;
     }
@@ -526,6 +526,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (one_row_blocks(least_k, 1) < one_row_slots / 2) {  // few rows, each split over blocks
       return policy.dot_two_rows_8byte_few_min_rows > 0 && args.count >= policy.dot_two_rows_8byte_few_min_rows;
     }
+    if (policy.dot_two_rows_8byte_min_groups_k <= 0) return false;
     const index_t most_k = std::max<index_t>(1, words / (lanes * policy.dot_min_words_per_thread));
     return choose_split(one_row_blocks, std::max(most_k, least_k), least_k, groups, 1, one_row_slots).groups_k >=
            policy.dot_two_rows_8byte_min_groups_k;

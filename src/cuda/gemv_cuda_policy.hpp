@@ -99,8 +99,8 @@ struct GemvPolicy {
   index_t dot_two_rows_8byte_min_groups_k = 4;
   index_t dot_two_rows_8byte_max_rows_per_sm = 64;
   // ... and 2 rows a group where there are too few rows for that grid to fill half the
-  // block slots (each row split over blocks) and at least this many rows (0, or
-  // dot_two_rows_8byte_min_groups_k 0, whose guard comes first in dot(): never): x,
+  // block slots (each row split over blocks) and at least this many rows (0: never;
+  // independent of dot_two_rows_8byte_min_groups_k): x,
   // as long as a row, is then read once for two rows. Same run, three rounds, fp64 row N
   // on the H100 (fortieth session, segments on 128-byte lines, dot_split_align_bytes),
   // one row -> two (cuBLAS): 32 x 1048576 95.5 -> 92.7 us (95.1), 40 x 1048576 126.9 ->
