@@ -91,6 +91,16 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-forced-policy env FASTMV_CUDA_GEMV_POLICY="$forced_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-everywhere env FASTMV_CUDA_GEMV_POLICY="$tma_policy" "$cuda_test" --gtest_brief=1
   step tests-tma-forced env FASTMV_CUDA_GEMV_POLICY="$tma_forced_policy" "$cuda_test" --gtest_brief=1
+  # ... with its blocks letting the next early-launched grid start as they start, and
+  # with the split and unsplit grids' points swapped (by default unsplit grids once
+  # their blocks have read their part of A, split ones once their wait is over:
+  # GemvPolicy::early_launch_tma_next).
+  step tests-tma-next-at-start env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY="$tma_policy,early_launch_tma_next=0,early_launch_tma_next_split=0" \
+    "$cuda_test" --gtest_brief=1
+  step tests-tma-next-swapped env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,early_launch_tma_next=1,early_launch_tma_next_split=2" \
+    "$cuda_test" --gtest_brief=1
   step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
   # ... with every split tile of aligned vectors summed by the second kernel (by default
   # tall matrices under 96 MiB split 5-32 ways, GemvPolicy::axpy_tma_sum_kernel).

@@ -965,11 +965,13 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
                  sum_later ? " (summed by a second kernel)" : "", static_cast<long long>(blocks),
                  static_cast<long long>(slots));
   }
-  // Early launch slowed the narrowest tiles where there are many of them (GemvPolicy).
-  const index_t early = kWords == 4 && blocks > policy.early_launch_tma_narrow_max_blocks
+  // Early launch slowed split grids of the narrowest tiles where they are many blocks
+  // (GemvPolicy::early_launch_tma_narrow_max_blocks).
+  const index_t early = kWords == 4 && splits > 1 && blocks > policy.early_launch_tma_narrow_max_blocks
                             ? 0
                             : early_launch(state, /*tma=*/true);
   args.prefetch = early == 2 ? 1 : 0;
+  args.next_at = static_cast<int>(splits > 1 ? policy.early_launch_tma_next_split : policy.early_launch_tma_next);
   const dim3 grid(static_cast<unsigned>(tiles_per_batch), static_cast<unsigned>(splits),
                   static_cast<unsigned>(args.batch));
   if constexpr (!kRealigned) {

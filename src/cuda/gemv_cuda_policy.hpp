@@ -690,17 +690,43 @@ struct GemvPolicy {
   // Back-to-back calls, same run, against 0: 1.09x faster over a sweep of square
   // orders 512-12800 (most at 1-16 MiB: bf16 2048^2 Dot 7.26 -> 5.60 us), 2 1.10x.
   index_t early_launch = 2;
-  // ... for the TMA Axpy kernel (0, 1 or 2 as above), and with tiles of 4 words only
-  // where its grid has at most early_launch_tma_narrow_max_blocks blocks. Same run, three
+  // ... for the TMA Axpy kernel (0, 1 or 2 as above), and split grids of tiles of 4 words
+  // only where they have at most early_launch_tma_narrow_max_blocks blocks. Same run, three
   // rounds, row T, early (1) against not (0): tiles of 8 and 16 words 1-3 % faster
   // (bf16 4352^2 16.99 -> 16.47 us, 5888^2 26.75 -> 26.04, 8192^2 47.03 -> 46.28, 4096 x
   // 11008 33.59 -> 32.84; fp32 4608^2 32.16 -> 31.27, 6144^2 52.61 -> 51.55), 4-word
   // tiles 10-15 % faster up to 64 tiles (bf16 1024^2 4.75 -> 4.07, 1536^2 5.61 -> 4.79,
   // 2048^2 6.66 -> 5.97) but slower from 73 (bf16 2312^2 8.58 -> 9.46, 3848^2 15.41 ->
   // 16.96, 4096^2 14.83 -> 15.87; fp32 2048^2, 128 tiles, 9.35 -> 9.94). With the L2
-  // prefetch (2) slower (bf16 4096^2 15.3 -> 17.9 in an earlier session).
+  // prefetch (2) slower (bf16 4096^2 15.3 -> 17.9 in an earlier session). Those losses
+  // were the GPC pile-up of early_launch_tma_next 0 (below): with 2, same run, three
+  // rounds, 4-word grids of 80-128 blocks launched early 5-17 % faster (bf16 row T
+  // 2560^2 8.50 -> 7.22 us, 3072^2 10.38 -> 9.07, 4096^2 15.15 -> 14.29, 2048 x 4096
+  // 9.77 -> 8.52; fp16 alike; fp32 tiles of 4 words within 1 %), hence the limit on split
+  // grids only (their grids of 4-word tiles, up to all the block slots, not measured since).
   index_t early_launch_tma = 1;
   index_t early_launch_tma_narrow_max_blocks = 64;
+  // ... where its blocks let the next early-launched grid start (griddepcontrol.
+  // launch_dependents): 0 as they start, 1 once their wait for the earlier grid is over,
+  // 2 once they have read their part of A; early_launch_tma_next_split for split grids.
+  // The next grid's blocks are placed on the SMs with room when the last block of this
+  // one lets it start. At 0 (the rule until the forty-first session) up to three grids
+  // were resident at once in back-to-back calls (each waiting for the one before), and
+  // the next grid's blocks piled onto a few GPCs: a block's read rate falls with the
+  // blocks of its grid in its GPC (about 450 GB/s a GPC; H100, fp16 row T 5384^2, 85
+  // blocks of 8-word tiles, per-block timeline with %smid and GPCs found by clusters:
+  // 19.8 us a block at up to 14 blocks in its GPC, 25-30 us at 20-30), and calls took
+  // 21-42 us from call to call (the bimodal "early-launch modes" of earlier sessions).
+  // At 1 every call placed its blocks as an ordinary launch does (at most 14 in a GPC),
+  // at 2 within 11-16. Same run, three rounds, 0 -> 1 -> 2 (cuBLAS), H100 row T: bf16
+  // 5384^2 23.41 -> 22.22 -> 22.07 us (24.53), 2312^2 8.22 -> 7.65 -> 7.13 (8.01),
+  // 3848^2 14.51 -> 13.24 -> 13.08 (14.71), 4352^2 16.61 -> 15.81 -> 15.57, fp32 2560^2
+  // 12.24 -> 10.94 -> 11.08, 4608^2 31.38 -> 30.68 -> 30.79; 2 over 104 points (bf16,
+  // fp16, fp32, row T and col N) 0.960x the time of 0, 1 0.969x. Split grids, whose last
+  // blocks add the splits' sums after their reads: 1 (bf16 row T 8192 x 2056 16.84 ->
+  // 15.98 -> 17.25, 16384 x 1024 16.31 -> 15.09 -> 15.60).
+  index_t early_launch_tma_next = 2;
+  index_t early_launch_tma_next_split = 1;
   // ... for the narrow Axpy kernel with tiles of 16 outputs (0, 1 or 2 as above, never
   // more than early_launch). Its prefetch is 16 instructions a thread, one for each
   // vector of its first round, every piece asked for by all 16 lanes of the tile. Same

@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const index_t k_end = min(args.count, k_begin + args.split_length);
   const index_t stages = k_begin < k_end ? (k_end - k_begin + kColumns - 1) / kColumns : 0;
 
-  allow_later_work();
+  if (args.next_at == 0) allow_later_work();
   if (threadIdx.x == 0) {
     init_stage_barriers(full, stages_n);
     // Launched early: the first batch's first stages of A into L2 while the kernel
@@ -121,6 +121,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
   }
   wait_for_earlier_work();
+  if (args.next_at == 1) allow_later_work();
   __syncthreads();
 
   // Stage j of batch b into slot `slot`: A's box of each class at (tile_first, (k_begin
@@ -218,6 +219,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         phase ^= 1u;
       }
     }
+    if (args.next_at == 2 && b + gridDim.z >= args.batch) allow_later_work();
     // Every copy has landed and been read: the ring becomes the reduction's buffer.
     if constexpr (kSumLater) {
       Acc* reduced = reinterpret_cast<Acc*>(ring);
