@@ -715,7 +715,7 @@ struct GemvPolicy {
   // the next grid's blocks piled onto a few GPCs: a block's read rate falls with the
   // blocks of its grid in its GPC (about 450 GB/s a GPC; H100, fp16 row T 5384^2, 85
   // blocks of 8-word tiles, per-block timeline with %smid and GPCs found by clusters:
-  // 19.8 us a block at up to 14 blocks in its GPC, 25-30 us at 20-30), and calls took
+  // 17-22 us a block at up to 14 blocks in its GPC, 27-30 us at 20-30), and calls took
   // 21-42 us from call to call (the bimodal "early-launch modes" of earlier sessions).
   // At 1 every call placed its blocks as an ordinary launch does (at most 14 in a GPC),
   // at 2 within 11-16. Same run, three rounds, 0 -> 1 -> 2 (cuBLAS), H100 row T: bf16
