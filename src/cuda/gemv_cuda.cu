@@ -1655,6 +1655,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                  static_cast<long long>(tiles * splits * batch_z),
                  static_cast<long long>(resident_blocks(kernel) * state.multiprocessors));
   }
+  // Grids from axpy_small_matrix_bytes let the next early-launched grid start once
+  // their wait is over (GemvPolicy::early_launch_next_register).
+  args.next_at = small ? 0 : static_cast<int>(policy.early_launch_next_register);
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
          0, state, early_launch(state), 0, args);

@@ -159,6 +159,7 @@ GemvPolicy parse(const char* text) {
       {"early_launch", &policy.early_launch},
       {"early_launch_tma", &policy.early_launch_tma},
       {"early_launch_tma_narrow_max_blocks", &policy.early_launch_tma_narrow_max_blocks},
+      {"early_launch_next_register", &policy.early_launch_next_register},
       {"early_launch_tma_next", &policy.early_launch_tma_next},
       {"early_launch_tma_next_split", &policy.early_launch_tma_next_split},
       {"early_launch_narrow16", &policy.early_launch_narrow16},
@@ -214,7 +215,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 || policy.axpy_tma_deep_ring_stages > 8 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
-      policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||
+      policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_tma > 2 || policy.dot_tma_blocks_per_sm < 1 ||
       policy.dot_tma_blocks_per_sm > 4 || policy.dot_tma_stages < 2 || policy.dot_tma_stages > 8 ||
       (policy.dot_tma_words != 0 && policy.dot_tma_words != 32 && policy.dot_tma_words != 64 &&
@@ -242,7 +243,7 @@ GemvPolicy parse(const char* text) {
                           "dot_unroll 0, 4 or 8, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
-                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split) and early_launch_narrow16 0, 1 or 2, "
+                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split) and early_launch_narrow16 0, 1 or 2, early_launch_next_register 0 or 1, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced and dot_tma 0, 1 or 2, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves 0 or 1, dot_balanced_align and dot_split_align_bytes a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "

@@ -703,7 +703,9 @@ struct GemvPolicy {
   // rounds, 4-word grids of 80-128 blocks launched early 5-17 % faster (bf16 row T
   // 2560^2 8.50 -> 7.22 us, 3072^2 10.38 -> 9.07, 4096^2 15.15 -> 14.29, 2048 x 4096
   // 9.77 -> 8.52; fp16 alike; fp32 tiles of 4 words within 1 %), hence the limit on split
-  // grids only (their grids of 4-word tiles, up to all the block slots, not measured since).
+  // grids only. Those (4-word tiles split to 128-132 blocks: row T 16384 x 1024, 65536 x
+  // 256, 131072 x 512 and 7 more tall shapes, bf16, fp16, fp32) ran within 0.5 % early
+  // or not (same run, two rounds, forty-second session), so the limit moves nothing.
   index_t early_launch_tma = 1;
   index_t early_launch_tma_narrow_max_blocks = 64;
   // ... where its blocks let the next early-launched grid start (griddepcontrol.
@@ -727,6 +729,20 @@ struct GemvPolicy {
   // 15.98 -> 17.25, 16384 x 1024 16.31 -> 15.09 -> 15.60).
   index_t early_launch_tma_next = 2;
   index_t early_launch_tma_next_split = 1;
+  // ... and where the register Axpy kernel's blocks (axpy_kernel) let it start in
+  // matrices from axpy_small_matrix_bytes: 0 as they start, 1 once their wait is over
+  // (smaller matrices: 0). Its grids there fill about one wave of block slots (odd
+  // orders: 374 blocks for 396 slots at fp16 4097^2), and at 0 a grid that fits lets
+  // the next one in at once. H100, same run, two rounds, 0 -> 1, row T sweep (486
+  // points from 8 MiB, bf16, fp16, fp32): 0.999x the time, the odd orders on the
+  // realigned kernel 1.5-2.5 % faster (bf16 4097^2 17.09 -> 16.64 us, cuBLAS 18.26;
+  // fp16 4097^2 16.90 -> 16.56, 16.95; fp16 4353^2 18.47 -> 18.13, 5121^2 23.44 ->
+  // 23.01), none slower by more than 1.5 % in both rounds; under 8 MiB the calls' host
+  // side (3.3 or 4.5 us from sample to sample, cuBLAS alike) hid any change. The
+  // other kernels at 1 (an A/B of the same trigger in all of them, row N and row T
+  // squares 512^2-6145^2 and 14 skinny and LLM shapes): the Dot form at 16-64 MiB
+  // 0.4-0.6 % slower (fp16 4353^2 and 4609^2 3 %), the rest even; not kept.
+  index_t early_launch_next_register = 1;
   // ... for the narrow Axpy kernel with tiles of 16 outputs (0, 1 or 2 as above, never
   // more than early_launch). Its prefetch is 16 instructions a thread, one for each
   // vector of its first round, every piece asked for by all 16 lanes of the tile. Same

@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   constexpr bool kAligned = kLoads == AxpyLoads::kAligned;
   constexpr bool kInterleaved = kLoads == AxpyLoads::kInterleaved;
-  allow_later_work();
+  if (args.next_at == 0) allow_later_work();
   constexpr int V = kVector<TA>;
   __shared__ Acc reduced[kBlockThreads * V];
 
@@ -225,6 +225,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
         }
       }
       wait_for_earlier_work();
+      if (args.next_at != 0) allow_later_work();  // GemvArgs::next_at
     }
 
     Acc sum[V];

@@ -111,9 +111,9 @@ __device__ __forceinline__ void wait_stage(unsigned barrier, unsigned parity) {
 // allow_later_work() lets the next such launch start once every block of this grid
 // has called it (or exited): its blocks then fill the SMs this grid leaves idle in
 // its last wave. Called as a block starts, it lets a third grid in while the first
-// still runs; the TMA Axpy kernel calls it later (GemvArgs::next_at), because its
-// grids of fewer blocks than SMs, placed around two resident grids, piled onto a few
-// GPCs. Both are no-ops after an ordinary launch and below sm_90.
+// still runs; the TMA and register Axpy kernels call it later (GemvArgs::next_at),
+// as grids of fewer blocks than SMs, placed around two resident grids, piled onto a
+// few GPCs. Both are no-ops after an ordinary launch and below sm_90.
 __device__ __forceinline__ void wait_for_earlier_work() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -310,8 +310,9 @@ struct GemvArgs {
   // before waiting for the previous kernel.
   int prefetch;
   // Launched early: where the kernel lets the next early-launched grid start (the TMA
-  // Axpy kernel; GemvPolicy::early_launch_tma_next): 0 as it starts, 1 once its own
-  // wait for the earlier grid is over, 2 once it has read its part of A.
+  // Axpy kernel, GemvPolicy::early_launch_tma_next; the register Axpy kernel,
+  // early_launch_next_register; the others: 0): 0 as it starts, 1 once its own wait
+  // for the earlier grid is over, 2 (the TMA Axpy kernel) once it has read its part of A.
   int next_at;
   // Always 0, but unknown to the compiler: `after(pointer, words)` (below) makes loads
   // depend on earlier ones through it.
