@@ -102,6 +102,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,early_launch_tma_next=1,early_launch_tma_next_split=2" \
     "$cuda_test" --gtest_brief=1
   step tests-tma-split-wide env FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" "$cuda_test" --gtest_brief=1
+  # The register Axpy kernel wherever the TMA one would run, every matrix taken for large,
+  # so its grids let the next early-launched grid start once their wait is over at every
+  # size (by default from 8 MiB, GemvPolicy::early_launch_next_register).
+  step tests-register-next-after-wait env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_tma_min_bytes=0,axpy_small_matrix_bytes=1 "$cuda_test" --gtest_brief=1
   # ... with every split tile of aligned vectors summed by the second kernel (by default
   # tall matrices under 96 MiB split 5-32 ways, GemvPolicy::axpy_tma_sum_kernel).
   step tests-tma-sum-kernel env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
