@@ -737,8 +737,10 @@ struct GemvPolicy {
   // points from 8 MiB, bf16, fp16, fp32): 0.999x the time, the odd orders on the
   // realigned kernel 1.5-2.5 % faster (bf16 4097^2 17.09 -> 16.64 us, cuBLAS 18.26;
   // fp16 4097^2 16.90 -> 16.56, 16.95; fp16 4353^2 18.47 -> 18.13, 5121^2 23.44 ->
-  // 23.01), none slower by more than 1.5 % in both rounds; under 8 MiB the calls' host
-  // side (3.3 or 4.5 us from sample to sample, cuBLAS alike) hid any change. The
+  // 23.01), none slower by more than 1.5 % in both rounds; H200, the same A/B: 0.998x,
+  // the odd orders 2.5-4 % faster (fp16 4097^2 14.85 -> 14.29 us, cuBLAS 15.27; bf16
+  // 4865^2 19.09 -> 18.52), none slower by more than 1.5 % in both rounds. Under 8 MiB the
+  // calls' host side (3.3 or 4.5 us from sample to sample, cuBLAS alike) hid any change. The
   // other kernels at 1 (an A/B of the same trigger in all of them, row N and row T
   // squares 512^2-6145^2 and 14 skinny and LLM shapes): the Dot form at 16-64 MiB
   // 0.4-0.6 % slower (fp16 4353^2 and 4609^2 3 %), the rest even; not kept.
