@@ -703,9 +703,10 @@ struct GemvPolicy {
   // rounds, 4-word grids of 80-128 blocks launched early 5-17 % faster (bf16 row T
   // 2560^2 8.50 -> 7.22 us, 3072^2 10.38 -> 9.07, 4096^2 15.15 -> 14.29, 2048 x 4096
   // 9.77 -> 8.52; fp16 alike; fp32 tiles of 4 words within 1 %), hence the limit on split
-  // grids only. Those (4-word tiles split to 128-132 blocks: row T 16384 x 1024, 65536 x
-  // 256, 131072 x 512 and 7 more tall shapes, bf16, fp16, fp32) ran within 0.5 % early
-  // or not (same run, two rounds, forty-second session), so the limit moves nothing.
+  // grids only. Those (half-precision row T 32768 x 512 to 262144 x 128: 4-word tiles
+  // split 8-33 ways, 128-132 blocks) ran within 0.5 % early or not, as did the other 22
+  // tall points measured with them (same run, two rounds, forty-second session), so the
+  // limit moves nothing.
   index_t early_launch_tma = 1;
   index_t early_launch_tma_narrow_max_blocks = 64;
   // ... where its blocks let the next early-launched grid start (griddepcontrol.
