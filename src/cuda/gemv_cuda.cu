@@ -386,6 +386,46 @@ bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) 
 template <typename TA, typename TX, typename TY, typename Acc>
 bool dot_tma(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state);
 
+// Rows of one offset class a block against x staged in shared memory, shifted by the
+// class's offset (dot_shared_x_kernel; GemvPolicy::dot_shared_x): one wave of blocks of
+// 512 threads, each block an equal share of its class's rows. `lanes`: what dot_kernel
+// would give a row (this kernel reads a row with a whole warp).
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index_t period,
+                  fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  constexpr int kThreads = 512;
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+  const bool wanted = policy.dot_shared_x == 2 ||
+                      (policy.dot_shared_x == 1 && !aligned && sizeof(TA) == 2 &&
+                       args.count >= policy.dot_shared_x_min_rows_per_sm * state.multiprocessors &&
+                       args.count <= policy.dot_shared_x_max_rows_per_sm * state.multiprocessors &&
+                       matrix_bytes <= policy.dot_shared_x_max_bytes);
+  const index_t shared_bytes = ceil_div(args.length + V, V) * V * static_cast<index_t>(sizeof(Acc));
+  if (!wanted || args.batch != 1 || lanes != 32 || reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) != 0 ||
+      shared_bytes > policy.dot_shared_x_max_shared_bytes) {
+    return false;
+  }
+  const std::size_t shared = static_cast<std::size_t>(shared_bytes);
+  const index_t unroll = policy.dot_shared_x_unroll;
+  const auto kernel = unroll == 8 ? dot_shared_x_kernel<TA, TX, TY, Acc, 8, kThreads>
+                                  : dot_shared_x_kernel<TA, TX, TY, Acc, 4, kThreads>;
+  const index_t per_sm = resident_blocks(kernel, shared, kThreads);
+  const index_t shares = std::clamp<index_t>(per_sm * state.multiprocessors / period, 1, ceil_div(args.count, period));
+  args.row_period = static_cast<int>(period);
+  if (policy.trace) {
+    trace_call("dot shared x", args);
+    std::fprintf(stderr, "period %lld, unroll %lld, %lld blocks of %d threads (%lld an SM), %lld bytes of x\n",
+                 static_cast<long long>(period), static_cast<long long>(unroll),
+                 static_cast<long long>(shares * period), kThreads, static_cast<long long>(per_sm),
+                 static_cast<long long>(shared_bytes));
+  }
+  launch_sized(kernel, dim3(static_cast<unsigned>(shares * period)), kThreads, shared, state, early_launch(state), 0,
+               args);
+  return true;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -483,6 +523,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // but 9217^2 118.7 -> 120.3; bf16 from 8449^2 lost 8-22 % with either 2 or 4 rows. On
   // fast memory 4-byte types at any rows an SM (dot_shifted_4byte_fast_memory).
   const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
+  if (dot_shared_x(args, aligned, lanes, period, state)) return;
   const auto rows_between = [&](index_t least, index_t most) {  // rows an SM
     return args.count * args.batch >= least * state.multiprocessors &&
            args.count * args.batch <= most * state.multiprocessors;

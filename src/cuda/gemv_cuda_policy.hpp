@@ -181,6 +181,26 @@ struct GemvPolicy {
   index_t dot_tma_blocks_per_sm = 1;
   index_t dot_tma_words = 0;
   index_t dot_tma_stages = 4;
+  // Dot form, rows of one offset class a block with x staged in shared memory, shifted
+  // by the class's offset (dot_shared_x_kernel, gemv_dot.cuh): 0 never, 1 by the rule
+  // below, 2 wherever it can run (tests; aligned rows too, one class). It runs one
+  // matrix (batch 1) of rows read by whole warps (dot_kernel's lanes 32) whose staged x,
+  // length + V accumulator values, takes at most dot_shared_x_max_shared_bytes. The
+  // rule: 2-byte rows off 16-byte boundaries, dot_shared_x_min_rows_per_sm to
+  // dot_shared_x_max_rows_per_sm rows an SM, at most dot_shared_x_max_bytes of matrix.
+  // Same run, two rounds, row N, H100 (dot_kernel -> this kernel, 4 words in flight):
+  // bf16 2305^2 8.58 -> 7.45 us, 2561^2 9.41 -> 8.45, 2817^2 10.32 -> 9.26 (fp16 alike),
+  // where dot_kernel's realigned grid fills 61-73 % of its block slots; the other odd
+  // 2-byte orders 1281^2-12289^2 0.83-1.01x (2049^2, 15.5 rows an SM, 0.88x; 3073^2-3841^2
+  // 0.99-1.01x), every fp32 odd order 0.77-0.96x, so 2-byte types only.
+  // dot_shared_x_unroll: words a lane in flight (4 or 8; 8 was slower in the band:
+  // bf16 2561^2 9.99 us).
+  index_t dot_shared_x = 1;
+  index_t dot_shared_x_min_rows_per_sm = 16;
+  index_t dot_shared_x_max_rows_per_sm = 22;
+  index_t dot_shared_x_max_bytes = index_t(16) << 20;
+  index_t dot_shared_x_max_shared_bytes = index_t(96) << 10;
+  index_t dot_shared_x_unroll = 4;
   index_t dot_balanced = 1;
   index_t dot_balanced_threads = 256;
   index_t dot_balanced_min_gain_percent = 10;
