@@ -145,6 +145,12 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"
   step tests-balanced-cut4096 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2,dot_balanced_align=4096 \
     "$cuda_test" --gtest_brief=1 --gtest_filter="$balanced_filter"
+  # The Dot form's rows of one offset class a block against x staged in shared memory
+  # (by default 2-byte rows off 16-byte boundaries at 16-22 rows an SM, GemvPolicy::dot_shared_x)
+  # wherever it can run, aligned rows too, and on the quick set with 8 words in flight.
+  step tests-dot-shared-x env FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2 "$cuda_test" --gtest_brief=1
+  step tests-dot-shared-x-u8 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2,dot_shared_x_unroll=8 \
+    "$cuda_test" --gtest_brief=1
   # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
   # each band and with stages of 64 and 32 words.
   step tests-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 "$cuda_test" --gtest_brief=1
@@ -257,6 +263,11 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
   step sanitizer-racecheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*BalancedRows*'
+  # The Dot form's shared-x kernel wherever it can run.
+  step sanitizer-memcheck-dot-shared-x env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
+  step sanitizer-racecheck-dot-shared-x env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   # The Dot form's TMA kernel wherever it fits.
   # (*BalancedRows* has bands of up to 37 rows, partial last bands and stages included.)
   step sanitizer-memcheck-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 \
