@@ -378,6 +378,36 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
   }
 }
 
+// Rows off 16-byte boundaries in the Dot form (row-major N, column-major T) at 16-22 rows an
+// SM up to 16 MiB: on a GPU of 132 SMs (H100, H200) the Cuda backend gives a block the rows
+// of one class that share their offset and stages x in shared memory shifted by it
+// (dot_shared_x_kernel, GemvPolicy::dot_shared_x). Odd lda (8 classes), a length ending
+// inside a word, A one element off with rows on 16-byte strides (one class, every row one
+// element past a boundary), NaN padding, beta = 0 over NaN in y, x and y strided (x read
+// with its increment, negative too). One small shape elsewhere; gpu.sh forces the kernel on
+// every shape of the suite.
+TYPED_TEST(GemvMixedPrecisionTest, OddRowsSharedX) {
+  struct Shape {
+    index_t rows, length, lda_extra;
+    std::size_t misalign;
+  };
+  std::vector<Shape> shapes = {{40, 300, 1, 0}};
+  if (kTunedBackend) {
+    shapes.insert(shapes.end(), {{2305, 2305, 0, 0}, {2561, 2567, 4, 0}, {2817, 2600, 0, 1}, {2400, 3001, 2, 0}});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, shape.misalign,
+                             {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
+        return;
+      }
+    }
+  }
+}
+
 // Short stored vectors in both forms (Axpy: row-major A^T, column-major A; Dot:
 // row-major A, column-major A^T): the Cuda backend reads them as one flat run of
 // granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the length and
