@@ -190,7 +190,7 @@ struct GemvPolicy {
   // dot_shared_x_max_rows_per_sm rows an SM, at most dot_shared_x_max_bytes of matrix.
   // Same run, two rounds, row N, H100 (dot_kernel -> this kernel, 4 words in flight):
   // bf16 2305^2 8.58 -> 7.45 us, 2561^2 9.41 -> 8.45, 2817^2 10.32 -> 9.26 (fp16 alike),
-  // where dot_kernel's realigned grid fills 61-73 % of its block slots; the other odd
+  // where dot_kernel's realigned grid fills 55-67 % of its block slots; the other odd
   // 2-byte orders 1281^2-12289^2 0.83-1.01x (2049^2, 15.5 rows an SM, 0.88x; 3073^2-3841^2
   // 0.99-1.01x), fp32 odd orders 0.77-0.96x (2305^2 0.99-1.02x), so 2-byte types only.
   // dot_shared_x_unroll: words a lane in flight (4 or 8; 8 was slower in the band:
