@@ -692,7 +692,16 @@ struct GemvPolicy {
   // 16384 37.43 -> 37.27; squares and the LLM shapes unchanged; but 128 x 32768 (16 MiB)
   // 8.67 -> 10.20 and 256 x 16384 9.34 -> 9.60, hence from 32 MiB; bf16 kept TMA (1024 x
   // 16384 14.88 against 15.48, 256 x 65536 14.39 against 15.80, an earlier run).
-  index_t axpy_tma_4byte_max_tiles_percent = 100;
+  // Since then the TMA kernel gained (early launch, its trigger after the reads) and is
+  // the faster one up to 512 tiles: forty-fourth session, H100, same run, three rounds,
+  // fp32 row T, this cap 100 -> 400 (cuBLAS): 1024 x 16384 (256 tiles) 25.10 -> 24.09 us
+  // (25.67), 1544 x 16384 36.80 -> 35.74 (37.72), 512 x 16384 14.31 -> 13.29 (14.71), 256 x
+  // 32768 14.96 -> 14.01 (15.23), 512 x 32768 (512 tiles) 25.56 -> 25.10 (26.37); 256 x 65536
+  // (1024 tiles) stays the register kernel's (23.31 against 25.52 on TMA). Over the whole
+  // fp32 row T sweep no other point from 32 MiB moved by more than noise. On fast memory
+  // rule (4) above takes such shapes from 40 MiB; below it, H200, same run, three rounds:
+  // 512 x 16384 11.77 -> 10.41 us (11.78), 256 x 32768 12.04 -> 11.85 (12.56).
+  index_t axpy_tma_4byte_max_tiles_percent = 400;
   index_t axpy_tma_4byte_max_tiles_min_bytes = index_t(32) << 20;
   // Axpy form: the last block of a split tile reads every split's partial tile; keep
   // that under this many bytes so the tail stays short.
