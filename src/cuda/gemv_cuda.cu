@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -208,20 +209,32 @@ double wave_efficiency(index_t blocks, index_t slots) {
 // Among the ways to split the reduction of each output over `k` = groups_k * splits
 // parts (k <= max_k; groups_k a power of 2 <= max_groups_k), the one whose grid
 // fills the block slots best; the least splitting within 3 % of the best, since
-// every split adds partial sums and a handshake.
+// every split adds partial sums and a handshake. Split counts run 1..32, then double,
+// and past 32 also take the largest count that fits each whole number of waves up to
+// `fill_max_waves` (GemvPolicy::split_fill_waves).
 struct SplitChoice {
   index_t groups_k = 1;
   index_t splits = 1;
 };
 template <typename BlocksFor>
 SplitChoice choose_split(BlocksFor&& blocks_for, index_t max_k, index_t min_groups_k,
-                         index_t max_groups_k, index_t max_splits, index_t slots) {
+                         index_t max_groups_k, index_t max_splits, index_t slots, index_t fill_max_waves = 0) {
   // Two passes over the same candidates (no allocation: this runs on every call).
   const auto for_each = [&](auto&& visit) {
     for (index_t groups_k = min_groups_k; groups_k <= max_groups_k; groups_k *= 2) {
-      for (index_t splits = 1; splits <= max_splits && groups_k * splits <= max_k;
-           splits = splits < 32 ? splits + 1 : splits * 2) {
+      const index_t most = std::min(max_splits, max_k / groups_k);
+      for (index_t splits = 1; splits <= most; splits = splits < 32 ? splits + 1 : splits * 2) {
         visit(SplitChoice{groups_k, splits}, wave_efficiency(blocks_for(groups_k, splits), slots));
+      }
+      // The last split count of each number of waves: 9 tiles (fp32 65536 x 1032) for
+      // 528 slots fill one wave at 58 splits, which doubling steps over (64: two waves).
+      for (index_t splits = 33; splits <= most; ++splits) {
+        const index_t blocks = blocks_for(groups_k, splits);
+        const index_t waves = ceil_div(blocks, slots);
+        if (waves > fill_max_waves) break;
+        if (splits == most || ceil_div(blocks_for(groups_k, splits + 1), slots) > waves) {
+          visit(SplitChoice{groups_k, splits}, wave_efficiency(blocks, slots));
+        }
       }
     }
   };
@@ -1657,8 +1670,16 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
     if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
     const auto blocks_for = [&](index_t s) { return tiles * s * args.batch; };
+    // Split counts past 32 that fill whole waves too, but not for realigned vectors, and
+    // on fast memory only up to split_fill_waves_fast_memory_max_waves waves
+    // (GemvPolicy::split_fill_waves).
+    const index_t fill_max_waves =
+        policy.split_fill_waves == 0 || loads_for(lanes) == AxpyLoads::kRealigned ? 0
+        : fast_memory(state) && policy.split_fill_waves_fast_memory_max_waves > 0
+            ? policy.split_fill_waves_fast_memory_max_waves
+            : std::numeric_limits<index_t>::max();
     const SplitChoice split = choose_split([&](index_t, index_t s) { return blocks_for(s); }, max_splits, 1,
-                                           1, max_splits, slots);
+                                           1, max_splits, slots, fill_max_waves);
     // Then whole rounds: more splits, as long as the grid takes no more waves of block
     // slots, where that leaves each group fewer rounds of `unroll` vectors (a round of
     // one vector waits a memory latency as a full one does), down to one round a group

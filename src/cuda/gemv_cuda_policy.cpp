@@ -160,6 +160,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_small_min_vectors_per_group", &policy.axpy_small_min_vectors_per_group},
       {"axpy_max_partial_bytes_per_tile", &policy.axpy_max_partial_bytes_per_tile},
       {"max_splits", &policy.max_splits},
+      {"split_fill_waves", &policy.split_fill_waves},
+      {"split_fill_waves_fast_memory_max_waves", &policy.split_fill_waves_fast_memory_max_waves},
       {"cluster_max_splits", &policy.cluster_max_splits},
       {"trace", &policy.trace},
       {"early_launch", &policy.early_launch},

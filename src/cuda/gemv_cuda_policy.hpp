@@ -788,6 +788,29 @@ struct GemvPolicy {
 
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
+  // Split counts that choose_split (gemv_cuda.cu) weighs past 32 for the register Axpy
+  // kernel: 1, also the largest that fits each whole number of waves of block slots
+  // (aligned and interleaved vectors); 0, powers of 2 only. fp32 65536 x 1032 has 9
+  // tiles of 128 outputs, the last of 8: 64 splits made 2 waves of 528 slots, 128 made
+  // 1152 blocks, 3 waves, where 58 fill one (522 blocks). H100, forty-fourth session,
+  // same run, three rounds, row T, 0 -> max_splits 58 (cuBLAS): 65536 x 1032 102.22 ->
+  // 99.71 us (101.63), 32768 x 1032 53.12 -> 51.11 (51.20), 131072 x 1032 199.23 ->
+  // 194.72 (196.77), 65536 x 1040 102.59 -> 100.50 (101.73); as built, the sweep's Axpy
+  // forms, two rounds alternating, 0 -> 1: 65536 x 1032 and its transpose 1.007-1.008x,
+  // fp32 9224^2 (73 tiles: 7 splits, 511 blocks, to 36, 2628 blocks in 5 waves) 120.8
+  // -> 116.3 us (134.2), 11272^2-11776^2 0.5-0.9 % faster, 972 points from 8 MiB 1.000x
+  // in all. Realigned vectors lost (bf16 and fp16 3841^2 16 -> 33 splits, 15.2 -> 17.3
+  // us; 12033^2 8 -> 33 splits, 104.4 -> 110.4; 11265^2 1.6 % slower), hence not them.
+  index_t split_fill_waves = 1;
+  // ... on fast memory only counts that fill at most this many waves (0: any). H200, same
+  // run, two rounds alternating, fp32 and bf16 row T sweep, 0 -> 1 with any number of
+  // waves (cuBLAS): 65536 x 1032 (one wave) 73.80 -> 69.85 us (74.45), but the squares
+  // and decode shapes that took more waves lost: 9224^2 81.99 -> 86.27 (98.03), 8192^2
+  // (8 -> 33 splits, 1 -> 4 waves) 63.84 -> 66.70 (63.86), 6657^2 48.29 -> 50.89, 14336 x
+  // 4096 and 11008 x 4096 (16 -> 33 splits) 2.8-2.9 % slower, 7432^2-10240^2 2-2.4 %.
+  // With 1, by a trace of the same sweep, 65536 x 1032 is the only choice that changes
+  // (same run, three rounds: 73.93 -> 69.77 us).
+  index_t split_fill_waves_fast_memory_max_waves = 1;
   // Dot form: splits of a row tile up to this many form one thread block cluster and
   // add up through distributed shared memory (compute capability 9 and up; at most 16),
   // no handshake through global memory; 0 or 1: never. (The Axpy kernel's splits in

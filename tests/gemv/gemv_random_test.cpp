@@ -274,6 +274,29 @@ TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
   }
 }
 
+// Tall matrices in the Axpy form (row-major A^T, column-major A) whose stored vectors
+// end a few elements past a tile of outputs: 1032 floats make 8 tiles of 128 and a
+// ninth of 8. The Cuda backend's register Axpy kernel reads lda 1033 and 1041 (one
+// element past a multiple of 16 bytes) and splits each tile over more than 32 blocks, as many as fill
+// whole waves of block slots (GemvPolicy::split_fill_waves: 58 for 9 tiles and 528 slots
+// on 132 SMs), the last block of each tile adding the splits' partial sums. beta = 0 over
+// a poisoned y, strided x and y.
+TYPED_TEST(GemvRandomTest, TallAxpyWaveSplits) {
+  struct Shape {
+    index_t count, length, lda;
+  };
+  std::vector<Shape> shapes = {{12000, 1032, 1033}, {3000, 1040, 1041}};
+  if (!quick_mode()) shapes.insert(shapes.end(), {{24000, 1032, 1033}, {20000, 1040, 1041}});
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+      if (!this->check_fresh(layout, op, m, n, shape.lda, 0)) return;
+    }
+  }
+}
+
 // Short stored vectors in both forms: the Axpy form (row-major A^T, column-major A)
 // and the Dot form (row-major A, column-major A^T), which the Cuda backend reads as one
 // flat run of granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the
