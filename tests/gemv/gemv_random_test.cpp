@@ -277,10 +277,11 @@ TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
 // Tall matrices in the Axpy form (row-major A^T, column-major A) whose stored vectors
 // end a few elements past a tile of outputs: 1032 floats make 8 tiles of 128 and a
 // ninth of 8. The Cuda backend's register Axpy kernel reads lda 1033 and 1041 (one
-// element past a multiple of 16 bytes) and splits each tile over more than 32 blocks, as many as fill
-// whole waves of block slots (GemvPolicy::split_fill_waves: 58 for 9 tiles and 528 slots
-// on 132 SMs), the last block of each tile adding the splits' partial sums. beta = 0 over
-// a poisoned y, strided x and y.
+// element past a multiple of 16 bytes) and splits each tile over as many blocks as fill
+// whole waves of block slots: for float on 132 SMs 58 splits of 9 tiles for 528 slots,
+// a count past 32 that only GemvPolicy::split_fill_waves offers (double: the narrow
+// kernel at the quick sizes, 31 splits of 17 tiles at the full ones), the last block of
+// each tile adding the splits' partial sums. beta = 0 over a poisoned y, strided x and y.
 TYPED_TEST(GemvRandomTest, TallAxpyWaveSplits) {
   struct Shape {
     index_t count, length, lda;
