@@ -904,6 +904,22 @@ bool tma_tiles_few(index_t tiles, index_t matrix_bytes, const fastmv::detail::Cu
          100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors;
 }
 
+// The ring of an unsplit 2-byte grid of `blocks` 8-word TMA tiles in one matrix (6 or 5
+// stages by the share of the SMs it occupies), or 0 where the rule does not apply
+// (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent).
+index_t axpy_tma_mid_ring(index_t blocks, const fastmv::detail::CudaState& state) {
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t percent = 100 * blocks;
+  const index_t sms = state.multiprocessors;
+  if (policy.axpy_tma_mid_ring5_max_blocks_percent == 0 || percent < policy.axpy_tma_mid_ring_min_blocks_percent * sms ||
+      (fast_memory(state) && policy.axpy_tma_mid_ring_fast_memory == 0)) {
+    return 0;
+  }
+  if (percent <= policy.axpy_tma_mid_ring6_max_blocks_percent * sms) return 6;
+  if (percent <= policy.axpy_tma_mid_ring5_max_blocks_percent * sms) return 5;
+  return 0;
+}
+
 template <typename TA, typename TX, typename TY, typename Acc, int kWords, bool kRealigned, bool kSumLater = false>
 auto axpy_tma_variant() {
   return axpy_tma_kernel<TA, TX, TY, Acc, kWords, kRealigned, kSumLater>;
@@ -1000,6 +1016,13 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   if ((few_blocks || short_blocks || huge) && policy.axpy_tma_deep_ring_stages > stages_in_ring &&
       block_stages > stages_in_ring) {
     stages_in_ring = policy.axpy_tma_deep_ring_stages;
+  } else if (sizeof(TA) == 2 && kWords == 8 && !kRealigned && splits == 1 && args.batch == 1) {
+    // Unsplit 2-byte grids of 8-word tiles over about half the SMs, 5-6 stages
+    // (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent; axpy_tma, the width).
+    const index_t ring = axpy_tma_mid_ring(blocks, state);
+    if (ring > stages_in_ring && block_stages > stages_in_ring) stages_in_ring = ring;
+  }
+  if (stages_in_ring != policy.axpy_tma_stages) {
     shared = axpy_tma_shared_bytes<TA, TX, kWords, kRealigned>(static_cast<int>(stages_in_ring));
     resident_blocks(kernel, shared);  // allows `shared`
   }
@@ -1086,6 +1109,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     words = tiles_percent(16) >= policy.axpy_tma_widest_tiles_percent * sms ? 16
             : tiles_percent(8) >= policy.axpy_tma_wide_tiles_percent * sms  ? 8
                                                                               : 4;
+    // 2-byte vectors on sectors whose 8-word tiles fill about half the SMs: 8 words, in a
+    // ring of 5-6 stages (axpy_tma_mid_ring; GemvPolicy::axpy_tma_mid_ring_min_blocks_percent),
+    // up to axpy_tma_max_bytes_2byte and where the blocks are too long for the deep ring.
+    if (sizeof(TA) == 2 && words == 4 && !large && on_sector && args.batch == 1 && aligned16(args.A) &&
+        ceil_div(args.count, index_t(kTmaColumns<8>)) > policy.axpy_tma_deep_ring_2byte_max_stages &&
+        axpy_tma_mid_ring(tiles_at(8), state) > 0) {
+      words = 8;
+    }
     const index_t straddle_words = policy.axpy_tma_straddle_min_words;
     if (straddled && straddle_words > words &&
         tiles_percent(straddle_words) >= policy.axpy_tma_straddle_min_tiles_percent * sms) {

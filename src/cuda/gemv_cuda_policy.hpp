@@ -609,6 +609,29 @@ struct GemvPolicy {
   // falls from 3.05 TB/s at 1 GiB to 2.89 at 2.4 GiB, as if each stage waited longer
   // (address translation past the TLBs' reach is the likeliest cause; not profiled).
   index_t axpy_tma_deep_ring_min_bytes = index_t(1280) << 20;
+  // ... and in 2-byte types, one matrix, unsplit 8-word tiles that number from
+  // axpy_tma_mid_ring_min_blocks_percent of the SMs: rings of 6 stages up to
+  // axpy_tma_mid_ring6_max_blocks_percent of the SMs' worth of blocks, 5 up to
+  // axpy_tma_mid_ring5_max_blocks_percent (0: never); and vectors on 32-byte sectors whose
+  // 8-word tiles number from the min up to axpy_tma_wide_tiles_percent (where the width
+  // rule above takes 4 words) take 8 words and such a ring. Not on fast memory unless
+  // axpy_tma_mid_ring_fast_memory is 1 (not measured there). A grid of about half the
+  // SMs reads faster in 128-byte pieces than the SMs' worth of blocks does in 64-byte
+  // pieces, if its blocks keep more in flight (64 blocks of 4 stages of 16 KiB hold 4 MiB;
+  // 6 stages, 6 MiB). Same run, three rounds, H100, bf16 row T, default (4-word tiles of
+  // 128 blocks, 4 stages) -> 8-word tiles (64 blocks) of 5 / 6 / 8 stages: 4096^2 14.54 us
+  // -> 0.954 / 0.950 / 0.967x, 11008 x 4096 32.85 -> 0.991 / 0.981 / 1.008x, 14336 x 4096
+  // 41.94 -> 0.997 / 0.991 / 1.014x, 8192 x 4096 0.979 / 0.977 / 0.997x, 3328^2 (52
+  // blocks) 0.999 / 0.983 / 0.986x, 3840^2 0.987 / 0.982 / 0.996x, but 3072^2 (48 blocks)
+  // 1.027 / 1.019 / 1.007x; with 4 stages 1.03x slower (11008 x 4096). The default's
+  // 8-word grids, 4 -> 5 / 6 stages: 3592^2 (57 blocks) 0.971 / 0.968x, 4104^2 (65)
+  // 0.985 / 1.014x, 4224^2 (66) 0.971 / 0.978x, 4608^2 (72) 0.977 / 0.986x, 5120^2 (80)
+  // 0.994 / 0.997x, 5632^2 (88) 1.002 / 1.023x, 6144^2 (96) 0.999 / 1.042x; fp16 alike.
+  // Unsplit 16-word tiles (32 blocks, rings of 6-8 stages) were 1.24-1.37x slower.
+  index_t axpy_tma_mid_ring_min_blocks_percent = 39;
+  index_t axpy_tma_mid_ring6_max_blocks_percent = 49;
+  index_t axpy_tma_mid_ring5_max_blocks_percent = 61;
+  index_t axpy_tma_mid_ring_fast_memory = 0;
   index_t axpy_tma_words = 0;
   // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
   // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16

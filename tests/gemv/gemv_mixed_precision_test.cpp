@@ -331,6 +331,31 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) of 2-byte vectors whose TMA tiles
+// of 8 words fill about half the SMs: on an H100 (132 SMs) the TMA kernel reads them
+// unsplit in rings of 5 or 6 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent):
+// 4096 outputs in 64 tiles (6 stages; 4-word tiles without the rule), a vector count
+// ending inside a stage of 128; 4224 in 66 (5 stages), lda on 32-byte sectors and 16
+// bytes past one (4232, NaN padding). beta = 0 over NaN in y.
+TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
+  struct Shape {
+    index_t count, length, lda;
+  };
+  std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}}
+                                            : std::vector<Shape>{{200, 72, 80}};
+  if (full_size()) shapes.insert(shapes.end(), {{11008, 4096, 4096}, {4224, 4224, 4224}});
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+      if (!this->check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
+        return;
+      }
+    }
+  }
+}
+
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
 // (row-major N, column-major T): the Cuda backend's rows balanced over the warps
 // (dot_balanced_kernel), whose blocks take count / blocks rows and whose warps cut
