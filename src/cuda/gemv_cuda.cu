@@ -1189,8 +1189,12 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
       tiles_percent(words) > policy.axpy_tma_4byte_max_tiles_percent * state.multiprocessors) {
     return false;
   }
-  if (large &&
-      (words < 8 || tiles_percent(words) > policy.axpy_tma_large_max_tiles_percent * state.multiprocessors)) {
+  // (4-byte types of few vectors up to more tiles: GemvPolicy::axpy_tma_large_4byte_few_vectors.)
+  const index_t large_max_tiles_percent =
+      sizeof(TA) == 4 && args.count <= policy.axpy_tma_large_4byte_few_vectors
+          ? std::max(policy.axpy_tma_large_max_tiles_percent, policy.axpy_tma_large_4byte_few_vectors_max_tiles_percent)
+          : policy.axpy_tma_large_max_tiles_percent;
+  if (large && (words < 8 || tiles_percent(words) > large_max_tiles_percent * state.multiprocessors)) {
     return false;
   }
   const bool realigned = !aligned16(args.A) || args.lda * static_cast<index_t>(sizeof(TA)) % 16 != 0;

@@ -153,6 +153,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
+      {"axpy_tma_large_4byte_few_vectors", &policy.axpy_tma_large_4byte_few_vectors},
+      {"axpy_tma_large_4byte_few_vectors_max_tiles_percent", &policy.axpy_tma_large_4byte_few_vectors_max_tiles_percent},
       {"axpy_tma_large_split_2byte", &policy.axpy_tma_large_split_2byte},
       {"axpy_tma_large_16word_fast_memory", &policy.axpy_tma_large_16word_fast_memory},
       {"axpy_tma_fast_memory_register_min_bytes", &policy.axpy_tma_fast_memory_register_min_bytes},

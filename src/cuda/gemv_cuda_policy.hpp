@@ -656,6 +656,14 @@ struct GemvPolicy {
   // and number at most this percentage of the SMs (about one an SM; 0: never; see
   // axpy_tma in gemv_cuda.cu).
   index_t axpy_tma_large_max_tiles_percent = 101;
+  // ... or, in 4-byte types of at most axpy_tma_large_4byte_few_vectors vectors (0: never),
+  // up to axpy_tma_large_4byte_few_vectors_max_tiles_percent. Same run, two rounds, H100,
+  // fp32 row T, the register kernel -> 16-word TMA tiles up to 2 an SM (cuBLAS): 4096 x
+  // 14336 (224 tiles) 80.82 -> 79.78 us (80.02), 4096 x 11008 63.56 -> 63.18 (64.14), 4096
+  // x 16384 2 % and 4096 x 12800 faster; but squares of 8704-12808 vectors 4-24 % slower
+  // (8961^2 113.6 -> 137.8).
+  index_t axpy_tma_large_4byte_few_vectors = 4096;
+  index_t axpy_tma_large_4byte_few_vectors_max_tiles_percent = 200;
   // ... and (1) 2-byte types there whose 16-word tiles are few enough to be split one
   // block an SM (tma_tiles_few; bf16 128256 x 4096 row T: 32 tiles split 4), where the
   // tiles chosen otherwise (4 words) are refused; 0: the register kernel's. Same run,
