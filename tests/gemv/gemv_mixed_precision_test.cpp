@@ -72,6 +72,26 @@ class GemvMixedPrecisionTest : public BackendTest {
     }
     return true;
   }
+
+  // The Axpy form (row-major Trans, column-major NoTrans) of each stored shape: `count`
+  // vectors of `length` elements `lda` apart, with alpha -0.7, beta 0.5 and with beta = 0
+  // over NaN in y.
+  struct AxpyShape {
+    index_t count, length, lda;
+  };
+  bool check_axpy_shapes(const std::vector<AxpyShape>& shapes) {
+    for (const AxpyShape shape : shapes) {
+      for (const Layout layout : kLayouts) {
+        const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+        if (!check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
 };
 
 using MixedPrecisions =
@@ -313,22 +333,11 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
 // beta = 0 over NaN in y. Under FASTMV_TEST_QUICK (and elsewhere) smaller shapes, which
 // scripts/gpu.sh's policy overrides send down the same paths.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
-  struct Shape {
-    index_t count, length, lda;
-  };
+  using Shape = typename TestFixture::AxpyShape;
   std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{4100, 1544, 1544}, {3000, 136, 144}}
                                             : std::vector<Shape>{{300, 72, 80}};
   if (full_size()) shapes.insert(shapes.end(), {{16384, 1024, 1032}, {16384, 1544, 1544}, {131072, 136, 136}});
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
-      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-      if (!this->check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
-        return;
-      }
-    }
-  }
+  this->check_axpy_shapes(shapes);
 }
 
 // The Axpy form (row-major Trans, column-major NoTrans) of 2-byte vectors whose TMA tiles
@@ -338,22 +347,11 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // ending inside a stage of 128; 4224 in 66 (5 stages), lda on 32-byte sectors and 16
 // bytes past one (4232, NaN padding). beta = 0 over NaN in y.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
-  struct Shape {
-    index_t count, length, lda;
-  };
+  using Shape = typename TestFixture::AxpyShape;
   std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}}
                                             : std::vector<Shape>{{200, 72, 80}};
   if (full_size()) shapes.insert(shapes.end(), {{11008, 4096, 4096}, {4224, 4224, 4224}});
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
-      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-      if (!this->check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
-        return;
-      }
-    }
-  }
+  this->check_axpy_shapes(shapes);
 }
 
 // Aligned rows of whole 16-byte words, at least 128 of them, in the Dot form
