@@ -906,13 +906,14 @@ bool tma_tiles_few(index_t tiles, index_t matrix_bytes, const fastmv::detail::Cu
 
 // The ring of an unsplit 2-byte grid of `blocks` 8-word TMA tiles in one matrix (6 or 5
 // stages by the share of the SMs it occupies), or 0 where the rule does not apply
-// (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent).
-index_t axpy_tma_mid_ring(index_t blocks, const fastmv::detail::CudaState& state) {
+// (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent); `widened`: for tiles that the rule
+// widens from 4 words, which fast memory takes only at axpy_tma_mid_ring_fast_memory 2.
+index_t axpy_tma_mid_ring(index_t blocks, bool widened, const fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t percent = 100 * blocks;
   const index_t sms = state.multiprocessors;
   if (policy.axpy_tma_mid_ring5_max_blocks_percent == 0 || percent < policy.axpy_tma_mid_ring_min_blocks_percent * sms ||
-      (fast_memory(state) && policy.axpy_tma_mid_ring_fast_memory == 0)) {
+      (fast_memory(state) && policy.axpy_tma_mid_ring_fast_memory < (widened ? 2 : 1))) {
     return 0;
   }
   if (percent <= policy.axpy_tma_mid_ring6_max_blocks_percent * sms) return 6;
@@ -1019,7 +1020,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   } else if (sizeof(TA) == 2 && kWords == 8 && !kRealigned && splits == 1 && args.batch == 1) {
     // Unsplit 2-byte grids of 8-word tiles over about half the SMs, 5-6 stages
     // (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent; axpy_tma, the width).
-    const index_t ring = axpy_tma_mid_ring(blocks, state);
+    const index_t ring = axpy_tma_mid_ring(blocks, /*widened=*/false, state);
     if (ring > stages_in_ring && block_stages > stages_in_ring) stages_in_ring = ring;
   }
   if (stages_in_ring != policy.axpy_tma_stages) {
@@ -1114,7 +1115,7 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
     // up to axpy_tma_max_bytes_2byte and where the blocks are too long for the deep ring.
     if (sizeof(TA) == 2 && words == 4 && !large && on_sector && args.batch == 1 && aligned16(args.A) &&
         ceil_div(args.count, index_t(kTmaColumns<8>)) > policy.axpy_tma_deep_ring_2byte_max_stages &&
-        axpy_tma_mid_ring(tiles_at(8), state) > 0) {
+        axpy_tma_mid_ring(tiles_at(8), /*widened=*/true, state) > 0) {
       words = 8;
     }
     const index_t straddle_words = policy.axpy_tma_straddle_min_words;

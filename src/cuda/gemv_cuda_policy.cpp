@@ -227,7 +227,7 @@ GemvPolicy parse(const char* text) {
       !unroll_ok(policy.axpy_large_unroll) || !unroll_ok(policy.axpy_large_unaligned_unroll) ||
       !unroll_ok(policy.axpy_small_unaligned_unroll) || !unroll_ok(policy.axpy_small_unaligned_unroll_2byte) ||
       policy.axpy_tma_stages < 2 || policy.axpy_tma_stages > 12 || policy.axpy_tma_deep_ring_stages > 8 ||
-      policy.axpy_tma_mid_ring_fast_memory > 1 ||
+      policy.axpy_tma_mid_ring_fast_memory > 2 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||

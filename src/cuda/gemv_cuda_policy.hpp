@@ -614,8 +614,8 @@ struct GemvPolicy {
   // axpy_tma_mid_ring6_max_blocks_percent of the SMs' worth of blocks, 5 up to
   // axpy_tma_mid_ring5_max_blocks_percent (0: never); and vectors on 32-byte sectors whose
   // 8-word tiles number from the min up to axpy_tma_wide_tiles_percent (where the width
-  // rule above takes 4 words) take 8 words and such a ring. Not on fast memory unless
-  // axpy_tma_mid_ring_fast_memory is 1 (not measured there). A grid of about half the
+  // rule above takes 4 words) take 8 words and such a ring. On fast memory the rings
+  // only (axpy_tma_mid_ring_fast_memory 1; 2: the wider tiles too; 0: neither). A grid of about half the
   // SMs reads faster in 128-byte pieces than the SMs' worth of blocks does in 64-byte
   // pieces, if its blocks keep more in flight (64 blocks of 4 stages of 16 KiB hold 4 MiB;
   // 6 stages, 6 MiB). Same run, three rounds, H100, bf16 row T, default (4-word tiles of
@@ -628,10 +628,16 @@ struct GemvPolicy {
   // 0.985 / 1.014x, 4224^2 (66) 0.971 / 0.978x, 4608^2 (72) 0.977 / 0.986x, 5120^2 (80)
   // 0.994 / 0.997x, 5632^2 (88) 1.002 / 1.023x, 6144^2 (96) 0.999 / 1.042x; fp16 alike.
   // Unsplit 16-word tiles (32 blocks, rings of 6-8 stages) were 1.24-1.37x slower.
+  // H200, same run, three rounds, both parts against neither: the rings 0.935-0.974x at
+  // the 8-word grids of 53-73 blocks (bf16 row T 3336^2, 3592^2, 3848^2, 4104^2, 4352^2,
+  // 4360^2, 4616^2; fp16 0.951-0.968x); the wider tiles 0.944x at bf16 4096^2 and 0.971x at
+  // 8192 x 4096 but 1.046x at 3328^2, 1.015x at 14336 x 4096 and 1.02-1.10x in fp16 at all
+  // but 4096^2. The rings alone (as built), next run: 0.938-0.972x at those grids, the rest
+  // 0.99-1.01x.
   index_t axpy_tma_mid_ring_min_blocks_percent = 39;
   index_t axpy_tma_mid_ring6_max_blocks_percent = 49;
   index_t axpy_tma_mid_ring5_max_blocks_percent = 61;
-  index_t axpy_tma_mid_ring_fast_memory = 0;
+  index_t axpy_tma_mid_ring_fast_memory = 1;
   index_t axpy_tma_words = 0;
   // ... chosen (axpy_tma_words 0) as the widest whose tiles number at least
   // axpy_tma_wide_tiles_percent of the SMs (8 words) or axpy_tma_widest_tiles_percent (16

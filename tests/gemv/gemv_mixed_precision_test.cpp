@@ -341,11 +341,11 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 }
 
 // The Axpy form (row-major Trans, column-major NoTrans) of 2-byte vectors whose TMA tiles
-// of 8 words fill about half the SMs: on an H100 (132 SMs) the TMA kernel reads them
-// unsplit in rings of 5 or 6 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent):
-// 4096 outputs in 64 tiles (6 stages; 4-word tiles without the rule), a vector count
-// ending inside a stage of 128; 4224 in 66 (5 stages), lda on 32-byte sectors and 16
-// bytes past one (4232, NaN padding). beta = 0 over NaN in y.
+// of 8 words fill about half the SMs: on 132 SMs the TMA kernel reads them unsplit in
+// rings of 5 or 6 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent): 4096 outputs
+// in 64 tiles (6 stages; 4-word tiles without the rule, and on fast memory, an H200), a
+// vector count ending inside a stage of 128; 4224 in 66 (5 stages), lda on 32-byte
+// sectors and 16 bytes past one (4232, NaN padding). beta = 0 over NaN in y.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
   using Shape = typename TestFixture::AxpyShape;
   std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}}
