@@ -904,10 +904,11 @@ bool tma_tiles_few(index_t tiles, index_t matrix_bytes, const fastmv::detail::Cu
          100 * tiles < policy.axpy_tma_split_max_tiles_percent * state.multiprocessors;
 }
 
-// The ring of an unsplit 2-byte grid of `blocks` 8-word TMA tiles in one matrix (6 or 5
+// The ring of an unsplit grid of `blocks` TMA tiles in one matrix (6 or 5
 // stages by the share of the SMs it occupies), or 0 where the rule does not apply
 // (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent); `widened`: for tiles that the rule
-// widens from 4 words, which fast memory takes only at axpy_tma_mid_ring_fast_memory 2.
+// widens from 4 words or tiles of 16 words, which fast memory takes only at
+// axpy_tma_mid_ring_fast_memory 2.
 index_t axpy_tma_mid_ring(index_t blocks, bool widened, const fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t percent = 100 * blocks;
@@ -1017,10 +1018,11 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
   if ((few_blocks || short_blocks || huge) && policy.axpy_tma_deep_ring_stages > stages_in_ring &&
       block_stages > stages_in_ring) {
     stages_in_ring = policy.axpy_tma_deep_ring_stages;
-  } else if (sizeof(TA) == 2 && kWords == 8 && !kRealigned && splits == 1 && args.batch == 1) {
-    // Unsplit 2-byte grids of 8-word tiles over about half the SMs, 5-6 stages
-    // (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent; axpy_tma, the width).
-    const index_t ring = axpy_tma_mid_ring(blocks, /*widened=*/false, state);
+  } else if (((sizeof(TA) == 2 && kWords >= 8) || (sizeof(TA) == 4 && kWords == 16)) && !kRealigned && splits == 1 &&
+             args.batch == 1) {
+    // Unsplit grids of 8-word (2-byte) or 16-word (2- and 4-byte) tiles over about half
+    // the SMs, 5-6 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent; axpy_tma, the width).
+    const index_t ring = axpy_tma_mid_ring(blocks, /*widened=*/kWords == 16, state);
     if (ring > stages_in_ring && block_stages > stages_in_ring) stages_in_ring = ring;
   }
   if (stages_in_ring != policy.axpy_tma_stages) {

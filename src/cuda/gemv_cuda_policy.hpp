@@ -609,13 +609,15 @@ struct GemvPolicy {
   // falls from 3.05 TB/s at 1 GiB to 2.89 at 2.4 GiB, as if each stage waited longer
   // (address translation past the TLBs' reach is the likeliest cause; not profiled).
   index_t axpy_tma_deep_ring_min_bytes = index_t(1280) << 20;
-  // ... and in 2-byte types, one matrix, unsplit 8-word tiles that number from
+  // ... and in one matrix, unsplit tiles of 8 words in 2-byte types or of 16 words in 2-
+  // and 4-byte types that number from
   // axpy_tma_mid_ring_min_blocks_percent of the SMs: rings of 6 stages up to
   // axpy_tma_mid_ring6_max_blocks_percent of the SMs' worth of blocks, 5 up to
   // axpy_tma_mid_ring5_max_blocks_percent (0: never); and vectors on 32-byte sectors whose
   // 8-word tiles number from the min up to axpy_tma_wide_tiles_percent (where the width
-  // rule above takes 4 words) take 8 words and such a ring. On fast memory the rings
-  // only (axpy_tma_mid_ring_fast_memory 1; 2: the wider tiles too; 0: neither). A grid of about half the
+  // rule above takes 4 words) take 8 words and such a ring. On fast memory the 8-word
+  // rings only (axpy_tma_mid_ring_fast_memory 1; 2: the wider tiles and the 16-word rings
+  // too, not measured there; 0: none). A grid of about half the
   // SMs reads faster in 128-byte pieces than the SMs' worth of blocks does in 64-byte
   // pieces, if its blocks keep more in flight (64 blocks of 4 stages of 16 KiB hold 4 MiB;
   // 6 stages, 6 MiB). Same run, three rounds, H100, bf16 row T, default (4-word tiles of
@@ -633,7 +635,11 @@ struct GemvPolicy {
   // 4360^2, 4616^2; fp16 0.951-0.968x); the wider tiles 0.944x at bf16 4096^2 and 0.971x at
   // 8192 x 4096 but 1.046x at 3328^2, 1.015x at 14336 x 4096 and 1.02-1.10x in fp16 at all
   // but 4096^2. The rings alone (as built), next run: 0.938-0.972x at those grids, the rest
-  // 0.99-1.01x.
+  // 0.99-1.01x. 16-word grids, H100, same run, two rounds, 4 -> 5 / 6 stages: fp32 row T
+  // 4352^2 (68 blocks) 0.976 / 0.984x, 4608^2 0.983 / 0.985x, 5120^2 (80) 0.994 / 1.004x;
+  // bf16 8704^2 (68) 0.975 / 0.969x, 8712^2 0.979 / 1.056x, 9216^2 0.981 / 0.979x, 9728^2
+  // 0.990 / 0.989x, 10240^2 (80) 0.991 / 0.999x; at 81 blocks (10248^2, 5128^2, over 61 %)
+  // 1.00-1.05 / 1.05-1.12x.
   index_t axpy_tma_mid_ring_min_blocks_percent = 39;
   index_t axpy_tma_mid_ring6_max_blocks_percent = 49;
   index_t axpy_tma_mid_ring5_max_blocks_percent = 61;

@@ -345,10 +345,11 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // rings of 5 or 6 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent): 4096 outputs
 // in 64 tiles (6 stages; 4-word tiles without the rule, and on fast memory, an H200), a
 // vector count ending inside a stage of 128; 4224 in 66 (5 stages), lda on 32-byte
-// sectors and 16 bytes past one (4232, NaN padding). beta = 0 over NaN in y.
+// sectors and 16 bytes past one (4232, NaN padding); 8704 in 68 tiles of 16 words (5
+// stages; not on fast memory). beta = 0 over NaN in y.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
   using Shape = typename TestFixture::AxpyShape;
-  std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}}
+  std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}, {3000, 8704, 8712}}
                                             : std::vector<Shape>{{200, 72, 80}};
   if (full_size()) shapes.insert(shapes.end(), {{11008, 4096, 4096}, {4224, 4224, 4224}});
   this->check_axpy_shapes(shapes);

@@ -298,6 +298,27 @@ TYPED_TEST(GemvRandomTest, TallAxpyWaveSplits) {
   }
 }
 
+// The Axpy form (row-major Trans, column-major NoTrans) of vectors whose fp32 TMA tiles of
+// 16 words fill about half the SMs: on an H100 (132 SMs) 4352 outputs in 68 tiles, read
+// unsplit in rings of 5 stages (GemvPolicy::axpy_tma_mid_ring_min_blocks_percent), lda on
+// and off 32-byte sectors; double takes other kernels. Strided x and y, beta = 0 over a
+// poisoned y in the second call.
+TYPED_TEST(GemvRandomTest, AxpyFormMidRing) {
+  struct Shape {
+    index_t count, length, lda;
+  };
+  std::vector<Shape> shapes = {{3000, 4352, 4352}};
+  if (!quick_mode()) shapes.push_back({2600, 4352, 4356});
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
+      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
+      if (!this->check_fresh(layout, op, m, n, shape.lda, 0)) return;
+    }
+  }
+}
+
 // Short stored vectors in both forms: the Axpy form (row-major A^T, column-major A)
 // and the Dot form (row-major A, column-major A^T), which the Cuda backend reads as one
 // flat run of granules (axpy_flat_kernel, dot_flat_kernel) of 16 bytes where lda, the
