@@ -46,6 +46,27 @@ inline index_t min_lda(Layout layout, index_t m, index_t n) {
   return std::max<index_t>(1, layout == Layout::RowMajor ? n : m);
 }
 
+// `count` stored vectors of `length` elements, `lda` apart: the Axpy form's operand.
+struct AxpyShape {
+  index_t count, length, lda;
+};
+
+// check(layout, op, m, n, lda) for each shape in the Axpy form of both layouts
+// (row-major Trans, column-major NoTrans); false at the first failure.
+template <typename Check>
+bool check_axpy_form(const std::vector<AxpyShape>& shapes, Check check) {
+  for (const AxpyShape& shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const bool row_major = layout == Layout::RowMajor;
+      if (!check(layout, row_major ? Op::Trans : Op::NoTrans, row_major ? shape.count : shape.length,
+                 row_major ? shape.length : shape.count, shape.lda)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // Problems with at least this many matrix elements run with several thread counts.
 constexpr index_t kLargeProblemElements = index_t(1) << 14;
 

@@ -73,24 +73,12 @@ class GemvMixedPrecisionTest : public BackendTest {
     return true;
   }
 
-  // The Axpy form (row-major Trans, column-major NoTrans) of each stored shape: `count`
-  // vectors of `length` elements `lda` apart, with alpha -0.7, beta 0.5 and with beta = 0
-  // over NaN in y.
-  struct AxpyShape {
-    index_t count, length, lda;
-  };
+  // The Axpy form of each stored shape (check_axpy_form) with alpha -0.7, beta 0.5 and
+  // with beta = 0 over NaN in y.
   bool check_axpy_shapes(const std::vector<AxpyShape>& shapes) {
-    for (const AxpyShape shape : shapes) {
-      for (const Layout layout : kLayouts) {
-        const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
-        const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
-        const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-        if (!check_shape(layout, op, m, n, shape.lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0)) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return check_axpy_form(shapes, [this](Layout layout, Op op, index_t m, index_t n, index_t lda) {
+      return check_shape(layout, op, m, n, lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0);
+    });
   }
 };
 
@@ -333,7 +321,7 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
 // beta = 0 over NaN in y. Under FASTMV_TEST_QUICK (and elsewhere) smaller shapes, which
 // scripts/gpu.sh's policy overrides send down the same paths.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
-  using Shape = typename TestFixture::AxpyShape;
+  using Shape = AxpyShape;
   std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{4100, 1544, 1544}, {3000, 136, 144}}
                                             : std::vector<Shape>{{300, 72, 80}};
   if (full_size()) shapes.insert(shapes.end(), {{16384, 1024, 1032}, {16384, 1544, 1544}, {131072, 136, 136}});
@@ -348,7 +336,7 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormTallFewOutputs) {
 // sectors and 16 bytes past one (4232, NaN padding); 8704 in 68 tiles of 16 words (5
 // stages; not on fast memory). beta = 0 over NaN in y.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
-  using Shape = typename TestFixture::AxpyShape;
+  using Shape = AxpyShape;
   std::vector<Shape> shapes = kTunedBackend ? std::vector<Shape>{{2700, 4096, 4096}, {2650, 4224, 4232}, {3000, 8704, 8712}}
                                             : std::vector<Shape>{{200, 72, 80}};
   if (full_size()) shapes.insert(shapes.end(), {{11008, 4096, 4096}, {4224, 4224, 4224}});

@@ -42,6 +42,13 @@ class GemvRandomTest : public BackendTest {
     return check_gemv(operands, T(-0.7), T(-0.7), 1, 1, y, thread_counts(false)) &&
            check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false));
   }
+
+  // check_fresh in the Axpy form of each stored shape (check_axpy_form).
+  bool check_axpy_shapes(const std::vector<AxpyShape>& shapes) {
+    return check_axpy_form(shapes, [this](Layout layout, Op op, index_t m, index_t n, index_t lda) {
+      return check_fresh(layout, op, m, n, lda, 0);
+    });
+  }
 };
 
 using FloatTypes = ::testing::Types<float, double>;
@@ -283,19 +290,10 @@ TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
 // kernel at the quick sizes, 31 splits of 17 tiles at the full ones), the last block of
 // each tile adding the splits' partial sums. beta = 0 over a poisoned y, strided x and y.
 TYPED_TEST(GemvRandomTest, TallAxpyWaveSplits) {
-  struct Shape {
-    index_t count, length, lda;
-  };
+  using Shape = AxpyShape;
   std::vector<Shape> shapes = {{12000, 1032, 1033}, {3000, 1040, 1041}};
   if (!quick_mode()) shapes.insert(shapes.end(), {{24000, 1032, 1033}, {20000, 1040, 1041}});
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
-      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-      if (!this->check_fresh(layout, op, m, n, shape.lda, 0)) return;
-    }
-  }
+  this->check_axpy_shapes(shapes);
 }
 
 // The Axpy form (row-major Trans, column-major NoTrans) of vectors whose fp32 TMA tiles of
@@ -304,19 +302,10 @@ TYPED_TEST(GemvRandomTest, TallAxpyWaveSplits) {
 // and off 32-byte sectors; double takes other kernels. Strided x and y, beta = 0 over a
 // poisoned y in the second call.
 TYPED_TEST(GemvRandomTest, AxpyFormMidRing) {
-  struct Shape {
-    index_t count, length, lda;
-  };
+  using Shape = AxpyShape;
   std::vector<Shape> shapes = {{3000, 4352, 4352}};
   if (!quick_mode()) shapes.push_back({2600, 4352, 4356});
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::Trans : Op::NoTrans;
-      const index_t m = layout == Layout::RowMajor ? shape.count : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.count;
-      if (!this->check_fresh(layout, op, m, n, shape.lda, 0)) return;
-    }
-  }
+  this->check_axpy_shapes(shapes);
 }
 
 // Short stored vectors in both forms: the Axpy form (row-major A^T, column-major A)
