@@ -151,6 +151,9 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-dot-shared-x env FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2 "$cuda_test" --gtest_brief=1
   step tests-dot-shared-x-u8 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2,dot_shared_x_unroll=8 \
     "$cuda_test" --gtest_brief=1
+  # The Dot form with x held in registers (by default 2-byte matrices of 32-512 MiB with
+  # rows of 385-1792 words, GemvPolicy::dot_held_x) wherever it can run.
+  step tests-dot-held-x env FASTMV_CUDA_GEMV_POLICY=dot_held_x=2 "$cuda_test" --gtest_brief=1
   # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
   # each band and with stages of 64 and 32 words.
   step tests-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 "$cuda_test" --gtest_brief=1
@@ -222,6 +225,10 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter:*AxpyFormMidRing*"
   step sanitizer-racecheck env FASTMV_TEST_QUICK=1 compute-sanitizer --tool racecheck \
     --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter:*AxpyFormMidRing*"
+  step sanitizer-held-x-memcheck env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_held_x=2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter='*DotFormHeldX*'
+  step sanitizer-held-x-racecheck env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_held_x=2 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter='*DotFormHeldX*'
   step sanitizer-memcheck-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-tma-split-wide env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy" \

@@ -301,6 +301,13 @@ void pack_x(GemvArgs<TA, TX, TY, Acc>& args, void* scratch, fastmv::detail::Cuda
   args.incx = 1;
   args.stride_x = stride;
 }
+// pack_x into the context's workspace (the Dot kernels that take one x for every row).
+template <typename TA, typename TX, typename TY, typename Acc>
+void pack_x_in_workspace(GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& state) {
+  const auto workspace = state.workspace(
+      0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));
+  pack_x(args, workspace.scratch, state);
+}
 
 // The widest granule of 16, 8, 4 and 2 bytes (no narrower than an element) that divides
 // A's address, lda, the stored vector's length and stride_a (the flat kernels: no
@@ -439,6 +446,63 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
   return true;
 }
 
+// The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
+// aligned 2-byte rows of kHeldXMinWords to kHeldXMaxWords whole words, one matrix, one
+// wave of blocks. `aligned`, `x_packed`: as dot() found them.
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, fastmv::detail::CudaState& state) {
+  if constexpr (sizeof(TA) != 2) {
+    return false;
+  } else {
+    constexpr index_t V = kVector<TA>;
+    const GemvPolicy& policy = GemvPolicy::get();
+    const index_t words = args.length / V;
+    const bool long_rows = words > 4 * 32 * 4;  // 8 warps a row
+    const int k = long_rows ? static_cast<int>(ceil_div(words, 8 * 32)) : 4;  // words a lane
+    const index_t warps = long_rows ? 8 : 4;                                    // a row group's
+    const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+    const bool wanted = policy.dot_held_x == 2 ||
+                        (policy.dot_held_x == 1 && (!long_rows || policy.dot_held_x_long_rows != 0) &&
+                         matrix_bytes >= policy.dot_held_x_min_bytes && matrix_bytes <= policy.dot_held_x_max_bytes &&
+                         100 * words >= policy.dot_held_x_min_fill_percent * warps * 32 * k);
+    if (!wanted || !aligned || args.batch != 1 || args.length % V != 0 || words < kHeldXMinWords ||
+        words > kHeldXMaxWords) {
+      return false;
+    }
+    using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
+    const Kernel kernel = !long_rows ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 4>
+                          : k == 3   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 3>
+                          : k == 4   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 4>
+                          : k == 5   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 5>
+                          : k == 6   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 6>
+                                     : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7>;
+    const index_t groups = kBlockThreads / 32 / warps;  // a block's
+    // One wave: dot_held_x_blocks_per_sm an SM (fewer where they do not fit), no more
+    // blocks than row groups; each block's row shares in at most 48 KiB.
+    constexpr index_t kMostShared = 48 * 1024;
+    const auto shared_for = [&](index_t b) {
+      return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * warps *
+                                      static_cast<index_t>(sizeof(Acc)));
+    };
+    index_t blocks = std::min(policy.dot_held_x_blocks_per_sm * state.multiprocessors, ceil_div(args.count, groups));
+    if (shared_for(blocks) > kMostShared) return false;
+    const index_t per_sm = resident_blocks(kernel, shared_for(blocks));
+    if (blocks > per_sm * state.multiprocessors) {
+      blocks = per_sm * state.multiprocessors;
+      if (shared_for(blocks) > kMostShared) return false;
+    }
+    if (x_packed) pack_x_in_workspace(args, state);
+    if (policy.trace) {
+      trace_call("dot held x", args);
+      std::fprintf(stderr, "%lld warps x %d words a lane a row, %lld blocks (%lld an SM fit), %lld row sums a block, x packed %d\n",
+                   static_cast<long long>(warps), k, static_cast<long long>(blocks), static_cast<long long>(per_sm),
+                   static_cast<long long>(held_x_slots(args.count, blocks, groups) * groups), x_packed ? 1 : 0);
+    }
+    launch(kernel, dim3(static_cast<unsigned>(blocks)), shared_for(blocks), state, early_launch(state), 0, args);
+    return true;
+  }
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   constexpr index_t V = kVector<TA>;
@@ -507,6 +571,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                            : sizeof(TA) == 4 || few_rows_2byte ? 2
                                                               : 1;
   const index_t groups = kBlockThreads / lanes;
+  if (dot_held_x(args, aligned, x_packed, state)) return;
   // Unaligned rows, every `period`-th of which lies the same distance past a 16-byte
   // boundary: read unshifted, kRows rows `period` apart a group, x from any element
   // (dot_kernel's kShifted; dot_shifted), where a block has `period` groups of rows or
@@ -728,11 +793,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                  balanced_gain >= 1 + (rows == 1 ? policy.dot_balanced_one_row_spare_min_gain_percent
                                                   : policy.dot_balanced_spare_min_gain_percent) /
                                            100.0)) {
-      if (x_packed) {
-        const auto workspace = state.workspace(
-            0, static_cast<std::size_t>(packed_x_stride<TX>(args.length) * static_cast<index_t>(sizeof(TX))));
-        pack_x(args, workspace.scratch, state);
-      }
+      if (x_packed) pack_x_in_workspace(args, state);
       if (policy.trace) {
         trace_call("dot", args);
         std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f%s\n", threads,

@@ -196,6 +196,27 @@ struct GemvPolicy {
   // dot_shared_x_unroll: words a lane in flight (4 or 8; 8 was slower in the band:
   // bf16 2561^2 9.99 us).
   index_t dot_shared_x = 1;
+  // The Dot form with x held in registers (dot_held_x_kernel: aligned 2-byte rows of
+  // 385-1792 words, one matrix): 1, from dot_held_x_min_bytes to dot_held_x_max_bytes
+  // where the row's words fill at least dot_held_x_min_fill_percent of its row group's
+  // loads (4 or 8 warps x 32 lanes x 3-7 words; rows of more than 512 words only with
+  // dot_held_x_long_rows); 2, wherever it can run (the tests); 0, never.
+  // dot_held_x_blocks_per_sm: its wave (3 blocks of 8 warps an SM where they fit: the
+  // probe's best of 2-4; 2 measured 3-4 % slower in the benchmark). H100, same run, three
+  // rounds, row N against 0 (col T alike; cuBLAS): bf16 11008 x 4096 33.62 -> 30.86 us
+  // (36.45), 14336 x 4096 42.57 -> 40.14 (43.43), 32000 x 4096 88.96 -> 86.47, 4096^2 13.39
+  // -> 12.88; fp16 14336 x 4096 44.72 -> 40.02 (43.59); but bf16 128256 x 4096 (1 GiB)
+  // 337.9 -> 341.0, hence the upper bound. Rows of 8 warps (a second run): bf16 5120^2
+  // 20.35 -> 19.25 us, 6144^2 28.92 -> 27.01, 8192^2 0.973x, 12800^2 0.979x, 4096 x 14336
+  // 0.979x, 4096 x 11008 0.987x (fp16 alike); but 4104^2 (513 words in loads for 768)
+  // 1.010x, hence the fill. fp32 (rows of 2048 forced through a 4-byte build of it) 16384
+  // x 2048 1.005x, 32768 x 2048 0.991x: 2-byte only.
+  index_t dot_held_x = 1;
+  index_t dot_held_x_min_bytes = index_t(32) << 20;
+  index_t dot_held_x_max_bytes = index_t(512) << 20;
+  index_t dot_held_x_min_fill_percent = 75;
+  index_t dot_held_x_long_rows = 1;
+  index_t dot_held_x_blocks_per_sm = 3;
   index_t dot_shared_x_min_rows_per_sm = 16;
   index_t dot_shared_x_max_rows_per_sm = 22;
   index_t dot_shared_x_max_bytes = index_t(16) << 20;

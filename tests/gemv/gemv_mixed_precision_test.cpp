@@ -80,6 +80,25 @@ class GemvMixedPrecisionTest : public BackendTest {
       return check_shape(layout, op, m, n, lda, 0, {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}}, 0);
     });
   }
+  // The Dot form (row-major N, column-major T) of `rows` stored rows of `length` with
+  // lda padded by lda_extra: alpha and beta, beta = 0 over NaN in y, x and y strided.
+  struct DotShape {
+    index_t rows, length, lda_extra;
+  };
+  bool check_dot_shapes(const std::vector<DotShape>& shapes) {
+    for (const DotShape shape : shapes) {
+      for (const Layout layout : kLayouts) {
+        const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+        const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+        const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+        if (!check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0,
+                         {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
 };
 
 using MixedPrecisions =
@@ -359,9 +378,7 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormMidRing) {
 // form's TMA kernel forced (gpu.sh: dot_tma=2) the aligned ones make bands of 1-37 rows
 // of 128- or 64-word stages, several rows a thread, partial last stages and last bands.
 TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
-  struct Shape {
-    index_t rows, length, lda_extra;
-  };
+  using Shape = typename TestFixture::DotShape;
   std::vector<Shape> shapes = {{40, 1024, 8}};
   if (kTunedBackend) {
     shapes.insert(shapes.end(), {{1056, 1024, 0},
@@ -376,18 +393,26 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
   // Many rows of 129 words (a dot_kernel grid of many waves whose rounds of 128 words
   // leave the last nearly empty): the balanced kernel by default on the Cuda backend.
   if (full_size()) shapes.push_back({40000, 1032, 8});
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      // The Dot form: rows of A (row-major N) or columns (column-major T).
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0,
-                             {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
-        return;
-      }
-    }
+  this->check_dot_shapes(shapes);
+}
+
+// Aligned rows of 385 to 1792 whole 16-byte words (3080-14336 elements) in the Dot form
+// (row-major N, column-major T): on the Cuda backend x held in registers
+// (dot_held_x_kernel), four warps a row up to 512 words, eight from 513 (3 to 7 words a
+// lane), by default in matrices of 32-512 MiB whose rows fill 75 % of a row group's loads
+// (the full size's 4096^2; gpu.sh forces the kernel on every shape it takes). Rows of 385
+// and 513 words (the last warp's words nearly all masked), 1792 (none masked), fewer rows
+// than the grid's row groups (5), many rows a group, lda with padding (NaN), beta = 0 over
+// NaN in y, x and y strided (x packed first). One small shape elsewhere.
+TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
+  using Shape = typename TestFixture::DotShape;
+  std::vector<Shape> shapes = {{24, 3080, 8}};
+  if (kTunedBackend) {
+    shapes.insert(shapes.end(), {{5, 4096, 0}, {3001, 4096, 8}, {1000, 3080, 0}, {2500, 3504, 16}, {900, 4104, 0},
+                                 {300, 8200, 16}, {700, 11008, 8}, {5, 14336, 0}, {400, 14336, 0}});
   }
+  if (full_size()) shapes.push_back({4096, 4096, 0});
+  this->check_dot_shapes(shapes);
 }
 
 // Rows off 16-byte boundaries in the Dot form (row-major N, column-major T) at 16-22 rows an

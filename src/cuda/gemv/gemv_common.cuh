@@ -131,6 +131,20 @@ __device__ __forceinline__ void allow_later_work() {
 __device__ __forceinline__ void prefetch_l2(const void* pointer) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(pointer));
 }
+// `length` contiguous elements from x into L2, a 128-byte line a thread of the grid's
+// first blocks along x (blockIdx.y 0): every line x touches holds one of x, x + kLine,
+// ... or its last element. Safe before wait_for_earlier_work: it loads nothing into
+// registers or L1, and L2 is where the earlier grid's writes to x go.
+template <typename T>
+__device__ __forceinline__ void prefetch_x_l2(const T* x, index_t length) {
+  if (blockIdx.y != 0 || length <= 0) return;
+  constexpr index_t kLine = 128 / static_cast<index_t>(sizeof(T));
+  const index_t lines = (length + kLine - 1) / kLine;
+  const index_t threads = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t l = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; l <= lines; l += threads) {
+    prefetch_l2(x + min(l * kLine, length - 1));
+  }
+}
 
 // The kVector<T> elements of a 16-byte word, converted to Acc.
 template <typename T, typename Acc>

@@ -830,4 +830,105 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// The Dot form with x held in registers (dot_held_x_kernel): aligned rows of whole
+// 16-byte words of a 2-byte type, kHeldXMinWords to kHeldXMaxWords of them, one matrix. A
+// row group of kW warps shares a row, warp p taking its p-th share of the words (at most
+// kK a lane): 4 warps of 4 words for rows of 385-512 words, 8 warps of 3-7 for 513-1792.
+// So each lane loads its words of x once, as the kernel starts, and keeps them for every
+// row: no x in the loop, where dot_kernel and dot_balanced_kernel read x through L1 again
+// for every row (two 16-byte loads of fp32 x a word of bf16 A). The grid is one wave of
+// row groups, group g of G taking rows g, g + G, g + 2G, ..., so that the grid reads A
+// front to back as the benchmark's read ceiling does; each warp keeps its share of a
+// row's sum in shared memory, and one thread a row adds the shares in warp order at the
+// end (a row's result does not depend on timing). Measurements: GemvPolicy::dot_held_x.
+constexpr index_t kHeldXMinWords = 4 * 32 * 3 + 1;
+constexpr index_t kHeldXMaxWords = 8 * 32 * 7;
+
+// Row sums a block keeps: its `groups` row groups' rows of a grid of `blocks` blocks.
+__host__ __device__ constexpr index_t held_x_slots(index_t count, index_t blocks, index_t groups) {
+  return (count + blocks * groups - 1) / (blocks * groups);
+}
+
+template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK>
+__global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
+    dot_held_x_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
+  static_assert(sizeof(TA) == 2, "2-byte matrices");
+  constexpr int V = kVector<TA>;
+  constexpr int kGroups = kBlockThreads / 32 / kW;  // row groups a block
+  extern __shared__ unsigned char held_raw[];
+  Acc* shares = reinterpret_cast<Acc*>(held_raw);  // [group][slot][kW]
+  allow_later_work();
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const int group = warp / kW;
+  const int part = warp % kW;
+  const index_t words = args.length / V;
+  const index_t share = (words + kW - 1) / kW;
+  const index_t w0 = part * share;
+  const index_t w1 = min(words, w0 + share);
+  const index_t groups = static_cast<index_t>(gridDim.x) * kGroups;
+  const index_t first = static_cast<index_t>(blockIdx.x) * kGroups + group;
+  const index_t slots = held_x_slots(args.count, gridDim.x, kGroups);
+  const TA* A = args.A;
+  const auto word_of = [&](int k) { return w0 + lane + 32 * k; };
+
+  // Launched early: the first row's words and x into L2 while the kernel before ends.
+  if (args.prefetch != 0) {
+    if (first < args.count) {
+#pragma unroll
+      for (int k = 0; k < kK; ++k) {
+        if (word_of(k) < w1) prefetch_l2(A + first * args.lda + word_of(k) * V);
+      }
+    }
+    prefetch_x_l2(args.x, args.length);
+  }
+  wait_for_earlier_work();
+
+  Acc xv[kK][V];
+#pragma unroll
+  for (int k = 0; k < kK; ++k) {
+    if (word_of(k) < w1) {
+      load_cached_vector<TX, Acc, V>(args.x + word_of(k) * V, xv[k]);
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e) xv[k][e] = 0;
+    }
+  }
+  Acc* mine = shares + static_cast<index_t>(group) * slots * kW;
+  index_t slot = 0;
+  for (index_t r = first; r < args.count; r += groups, ++slot) {
+    const TA* row = A + r * args.lda;
+    uint4 a[kK];
+#pragma unroll
+    for (int k = 0; k < kK; ++k) a[k] = word_of(k) < w1 ? load_stream(row + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+    // Every load of the row before the first multiply (the sum starts from their bits
+    // and args.zero, which is 0).
+    unsigned any = 0;
+#pragma unroll
+    for (int k = 0; k < kK; ++k) any |= a[k].x & args.zero;
+    Acc sum = static_cast<Acc>(any);
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+      Acc av[V];
+      unpack<TA, Acc>(a[k], av);
+#pragma unroll
+      for (int e = 0; e < V; ++e) sum = fma(av[e], xv[k][e], sum);
+    }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (lane == 0) mine[slot * kW + part] = sum;
+  }
+  __syncthreads();
+  for (index_t t = threadIdx.x; t < kGroups * slots; t += kBlockThreads) {
+    const index_t g = t / slots;
+    const index_t s = t % slots;
+    const index_t r = static_cast<index_t>(blockIdx.x) * kGroups + g + s * groups;
+    if (r >= args.count) continue;
+    Acc total = 0;
+#pragma unroll
+    for (int w = 0; w < kW; ++w) total += shares[(g * slots + s) * kW + w];
+    store_output(args.y, r, args.incy, args.alpha, args.beta, total);
+  }
+}
+
 }  // namespace fastmv::gemv_cuda
