@@ -151,8 +151,9 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-dot-shared-x env FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2 "$cuda_test" --gtest_brief=1
   step tests-dot-shared-x-u8 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2,dot_shared_x_unroll=8 \
     "$cuda_test" --gtest_brief=1
-  # The Dot form with x held in registers (by default 2-byte matrices of 32-512 MiB with
-  # rows of 385-1792 words, GemvPolicy::dot_held_x) wherever it can run.
+  # The Dot form with x held in registers (by default 2-byte matrices of 24-512 MiB with
+  # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries,
+  # GemvPolicy::dot_held_x and dot_held_x_shifted) wherever it can run.
   step tests-dot-held-x env FASTMV_CUDA_GEMV_POLICY=dot_held_x=2 "$cuda_test" --gtest_brief=1
   # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
   # each band and with stages of 64 and 32 words.

@@ -447,15 +447,20 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
 }
 
 // The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
-// aligned 2-byte rows of kHeldXMinWords to kHeldXMaxWords whole words, one matrix, one
-// wave of blocks. `aligned`, `x_packed`: as dot() found them.
+// 2-byte rows of kHeldXMinWords to kHeldXMaxWords whole words, one matrix, one wave of
+// blocks; rows off 16-byte boundaries or of a length inside a word (kShifted) with the
+// grid's row groups a multiple of `period`, the rows' period of offsets. `aligned`,
+// `x_packed`: as dot() found them.
 template <typename TA, typename TX, typename TY, typename Acc>
-bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, fastmv::detail::CudaState& state) {
+bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, index_t period,
+                fastmv::detail::CudaState& state) {
   if constexpr (sizeof(TA) != 2) {
     return false;
   } else {
     constexpr index_t V = kVector<TA>;
     const GemvPolicy& policy = GemvPolicy::get();
+    const bool shifted = !aligned || args.length % V != 0;
+    // Whole words of a row: length / V (one fewer in some offset classes of shifted rows).
     const index_t words = args.length / V;
     const bool long_rows = words > 4 * 32 * 4;  // 8 warps a row
     const int k = long_rows ? static_cast<int>(ceil_div(words, 8 * 32)) : 4;  // words a lane
@@ -463,19 +468,25 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, fas
     const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
     const bool wanted = policy.dot_held_x == 2 ||
                         (policy.dot_held_x == 1 && (!long_rows || policy.dot_held_x_long_rows != 0) &&
-                         matrix_bytes >= policy.dot_held_x_min_bytes && matrix_bytes <= policy.dot_held_x_max_bytes &&
+                         (!shifted || policy.dot_held_x_shifted != 0) &&
+                         matrix_bytes >= (shifted ? policy.dot_held_x_shifted_min_bytes : policy.dot_held_x_min_bytes) &&
+                         matrix_bytes <= policy.dot_held_x_max_bytes &&
                          100 * words >= policy.dot_held_x_min_fill_percent * warps * 32 * k);
-    if (!wanted || !aligned || args.batch != 1 || args.length % V != 0 || words < kHeldXMinWords ||
-        words > kHeldXMaxWords) {
+    if (!wanted || args.batch != 1 || words < kHeldXMinWords || words > kHeldXMaxWords ||
+        (shifted && reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) != 0)) {
       return false;
     }
     using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
-    const Kernel kernel = !long_rows ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 4>
-                          : k == 3   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 3>
-                          : k == 4   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 4>
-                          : k == 5   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 5>
-                          : k == 6   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 6>
-                                     : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7>;
+    const auto pick = [&](auto shifted_tag) -> Kernel {
+      constexpr bool kShifted = decltype(shifted_tag)::value;
+      return !long_rows ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 4, kShifted>
+             : k == 3   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 3, kShifted>
+             : k == 4   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 4, kShifted>
+             : k == 5   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 5, kShifted>
+             : k == 6   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 6, kShifted>
+                        : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7, kShifted>;
+    };
+    const Kernel kernel = shifted ? pick(std::true_type{}) : pick(std::false_type{});
     const index_t groups = kBlockThreads / 32 / warps;  // a block's
     // One wave: dot_held_x_blocks_per_sm an SM (fewer where they do not fit), no more
     // blocks than row groups; each block's row shares in at most 48 KiB.
@@ -487,13 +498,17 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, fas
     index_t blocks = std::min(policy.dot_held_x_blocks_per_sm * state.multiprocessors, ceil_div(args.count, groups));
     if (shared_for(blocks) > kMostShared) return false;
     const index_t per_sm = resident_blocks(kernel, shared_for(blocks));
-    if (blocks > per_sm * state.multiprocessors) {
-      blocks = per_sm * state.multiprocessors;
-      if (shared_for(blocks) > kMostShared) return false;
+    blocks = std::min(blocks, per_sm * state.multiprocessors);
+    // Shifted rows: where a row group takes more than one row, the grid's row groups a
+    // multiple of the period, so that all of a group's rows share their offset.
+    if (shifted && blocks * groups < args.count) {
+      const index_t unit = period / std::gcd(period, groups);
+      blocks -= blocks % unit;
     }
+    if (blocks == 0 || shared_for(blocks) > kMostShared) return false;
     if (x_packed) pack_x_in_workspace(args, state);
     if (policy.trace) {
-      trace_call("dot held x", args);
+      trace_call(shifted ? "dot held x, shifted rows" : "dot held x", args);
       std::fprintf(stderr, "%lld warps x %d words a lane a row, %lld blocks (%lld an SM fit), %lld row sums a block, x packed %d\n",
                    static_cast<long long>(warps), k, static_cast<long long>(blocks), static_cast<long long>(per_sm),
                    static_cast<long long>(held_x_slots(args.count, blocks, groups) * groups), x_packed ? 1 : 0);
@@ -571,7 +586,9 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                            : sizeof(TA) == 4 || few_rows_2byte ? 2
                                                               : 1;
   const index_t groups = kBlockThreads / lanes;
-  if (dot_held_x(args, aligned, x_packed, state)) return;
+  // Rows a period apart lie the same distance past a 16-byte boundary.
+  const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
+  if (dot_held_x(args, aligned, x_packed, period, state)) return;
   // Unaligned rows, every `period`-th of which lies the same distance past a 16-byte
   // boundary: read unshifted, kRows rows `period` apart a group, x from any element
   // (dot_kernel's kShifted; dot_shifted), where a block has `period` groups of rows or
@@ -600,7 +617,6 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // is 68, not 64: fp32 8449^2 (64.01 rows an SM) 109.4 -> 103.6, 8705^2 113.5 -> 111.3,
   // but 9217^2 118.7 -> 120.3; bf16 from 8449^2 lost 8-22 % with either 2 or 4 rows. On
   // fast memory 4-byte types at any rows an SM (dot_shifted_4byte_fast_memory).
-  const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
   if (dot_shared_x(args, aligned, lanes, period, state)) return;
   const auto rows_between = [&](index_t least, index_t most) {  // rows an SM
     return args.count * args.batch >= least * state.multiprocessors &&

@@ -210,13 +210,27 @@ struct GemvPolicy {
   // 20.35 -> 19.25 us, 6144^2 28.92 -> 27.01, 8192^2 0.973x, 12800^2 0.979x, 4096 x 14336
   // 0.979x, 4096 x 11008 0.987x (fp16 alike); but 4104^2 (513 words in loads for 768)
   // 1.010x, hence the fill. fp32 (rows of 2048 forced through a 4-byte build of it) 16384
-  // x 2048 1.005x, 32768 x 2048 0.991x: 2-byte only.
+  // x 2048 1.005x, 32768 x 2048 0.991x: 2-byte only. Forty-seventh session, same run, three
+  // rounds, bf16 row N (col T and fp16 alike): from 24 MiB, not 32, 3584^2 (24.5 MiB) 11.00
+  // -> 10.50 us, 3840^2 12.40 -> 11.48; a fill of 70 %, not 75, 4352^2 (544 words in 768,
+  // 71 %) 15.29 -> 14.89, 4353^2 (shifted) 18.70 -> 16.58; 4608^2-5121^2 within 1.4 %.
   index_t dot_held_x = 1;
-  index_t dot_held_x_min_bytes = index_t(32) << 20;
+  index_t dot_held_x_min_bytes = index_t(24) << 20;
   index_t dot_held_x_max_bytes = index_t(512) << 20;
-  index_t dot_held_x_min_fill_percent = 75;
+  index_t dot_held_x_min_fill_percent = 70;
   index_t dot_held_x_long_rows = 1;
   index_t dot_held_x_blocks_per_sm = 3;
+  // Rows off 16-byte boundaries, or of lengths that end inside a word (the kernel's
+  // kShifted: each row group the rows of one offset class, edges one element a lane): 1,
+  // from dot_held_x_shifted_min_bytes (and as above); 0, never (dot_held_x 2 forces it
+  // too). H100, same run, three rounds, against 0 (dot_kernel's shifted or realigned
+  // rows), bf16 row N (col T and fp16 alike): 3329^2 (21 MiB, no byte floor) 11.87 -> 10.19 us,
+  // 3585^2 12.70 -> 11.64, 4097^2 15.05 -> 13.95, 5121^2 23.45 -> 20.87, 8449^2 55.28 ->
+  // 50.51, 10241^2 76.70 -> 71.74, 12289^2 105.98 -> 102.27, 12801^2 118.53 -> 110.83: every odd
+  // order it takes, 0.86-0.965x. Not measured under 16 MiB (the smallest rows it takes,
+  // 385 words, make 3080^2 at 18 MiB).
+  index_t dot_held_x_shifted = 1;
+  index_t dot_held_x_shifted_min_bytes = index_t(16) << 20;
   index_t dot_shared_x_min_rows_per_sm = 16;
   index_t dot_shared_x_max_rows_per_sm = 22;
   index_t dot_shared_x_max_bytes = index_t(16) << 20;

@@ -81,9 +81,11 @@ class GemvMixedPrecisionTest : public BackendTest {
     });
   }
   // The Dot form (row-major N, column-major T) of `rows` stored rows of `length` with
-  // lda padded by lda_extra: alpha and beta, beta = 0 over NaN in y, x and y strided.
+  // lda padded by lda_extra, A `misalign` elements off: alpha and beta, beta = 0 over NaN
+  // in y, x and y strided.
   struct DotShape {
     index_t rows, length, lda_extra;
+    std::size_t misalign = 0;
   };
   bool check_dot_shapes(const std::vector<DotShape>& shapes) {
     for (const DotShape shape : shapes) {
@@ -91,7 +93,7 @@ class GemvMixedPrecisionTest : public BackendTest {
         const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
         const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
         const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-        if (!check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0,
+        if (!check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, shape.misalign,
                          {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
           return false;
         }
@@ -399,7 +401,7 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
 // Aligned rows of 385 to 1792 whole 16-byte words (3080-14336 elements) in the Dot form
 // (row-major N, column-major T): on the Cuda backend x held in registers
 // (dot_held_x_kernel), four warps a row up to 512 words, eight from 513 (3 to 7 words a
-// lane), by default in matrices of 32-512 MiB whose rows fill 75 % of a row group's loads
+// lane), by default in matrices of 24-512 MiB whose rows fill 70 % of a row group's loads
 // (the full size's 4096^2; gpu.sh forces the kernel on every shape it takes). Rows of 385
 // and 513 words (the last warp's words nearly all masked), 1792 (none masked), fewer rows
 // than the grid's row groups (5), many rows a group, lda with padding (NaN), beta = 0 over
@@ -415,6 +417,32 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
   this->check_dot_shapes(shapes);
 }
 
+// The same kernel for rows off 16-byte boundaries and lengths that end inside a word
+// (dot_held_x_kernel's kShifted; GemvPolicy::dot_held_x_shifted): each row group the rows
+// of one offset class, the edges one element a lane. Odd lda (8 classes) with few rows, many
+// rows a group, four and eight warps a row; lda of 2 and 4 classes; A one element off with
+// aligned lda (one class, every row one element past a boundary); a length ending inside a
+// word on aligned rows; the longest rows (1791 whole words); NaN padding. gpu.sh forces it.
+TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXShifted) {
+  using Shape = typename TestFixture::DotShape;
+  std::vector<Shape> shapes = {{24, 3081, 0, 0}};
+  if (kTunedBackend) {
+    shapes.insert(shapes.end(), {{5, 4097, 0, 0},
+                                 {3001, 4097, 0, 0},
+                                 {1000, 3084, 0, 0},
+                                 {2500, 4100, 2, 0},
+                                 {900, 4096, 0, 1},
+                                 {600, 4100, 4, 0},
+                                 {1000, 3085, 3, 0},
+                                 {700, 11009, 0, 0},
+                                 {300, 8197, 3, 1},
+                                 {400, 14335, 0, 0},
+                                 {33, 14343, 0, 1}});
+  }
+  if (full_size()) shapes.push_back({4097, 4097, 0});
+  this->check_dot_shapes(shapes);
+}
+
 // Rows off 16-byte boundaries in the Dot form (row-major N, column-major T) at 16-22 rows an
 // SM up to 16 MiB: on a GPU of 132 SMs (H100, H200) the Cuda backend gives a block the rows
 // of one class that share their offset and stages x in shared memory shifted by it
@@ -424,25 +452,12 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
 // with its increment, negative too). One small shape elsewhere; gpu.sh forces the kernel on
 // every shape of the suite.
 TYPED_TEST(GemvMixedPrecisionTest, OddRowsSharedX) {
-  struct Shape {
-    index_t rows, length, lda_extra;
-    std::size_t misalign;
-  };
+  using Shape = typename TestFixture::DotShape;
   std::vector<Shape> shapes = {{40, 300, 1, 0}};
   if (kTunedBackend) {
     shapes.insert(shapes.end(), {{2305, 2305, 0, 0}, {2561, 2567, 4, 0}, {2817, 2600, 0, 1}, {2400, 3001, 2, 0}});
   }
-  for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_shape(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, shape.misalign,
-                             {{-0.7f, 0.5f, 1, 1}, {1.0f, 0.0f, 1, 1}, {0.5f, 1.0f, -3, 2}})) {
-        return;
-      }
-    }
-  }
+  this->check_dot_shapes(shapes);
 }
 
 // Short stored vectors in both forms (Axpy: row-major A^T, column-major A; Dot:

@@ -38,6 +38,17 @@ __device__ __forceinline__ float to_acc(float v) { return v; }
 __device__ __forceinline__ double to_acc(double v) { return v; }
 __device__ __forceinline__ float to_acc(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_acc(__nv_bfloat16 v) { return __bfloat162float(v); }
+// A 2-byte element, from its bits.
+template <typename T>
+__device__ __forceinline__ float acc_from_bits(unsigned short bits);
+template <>
+__device__ __forceinline__ float acc_from_bits<__half>(unsigned short bits) {
+  return __half2float(__ushort_as_half(bits));
+}
+template <>
+__device__ __forceinline__ float acc_from_bits<__nv_bfloat16>(unsigned short bits) {
+  return __bfloat162float(__ushort_as_bfloat16(bits));
+}
 
 template <typename T>
 __device__ __forceinline__ T from_acc(float v);

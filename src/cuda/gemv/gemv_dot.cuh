@@ -841,6 +841,14 @@ __global__ void __launch_bounds__(kBlockThreads)
 // front to back as the benchmark's read ceiling does; each warp keeps its share of a
 // row's sum in shared memory, and one thread a row adds the shares in warp order at the
 // end (a row's result does not depend on timing). Measurements: GemvPolicy::dot_held_x.
+// kShifted: rows off 16-byte boundaries, or of a length that ends inside a word (any
+// 2-byte aligned A), one matrix. The grid's row groups G are a multiple of the rows'
+// period (the dispatcher's), so that the rows g, g + G, ... of a group all lie the same
+// d elements past a boundary: the group reads the whole aligned words inside each row,
+// word w holding elements head + w * V ... (head = V - d, or 0), against x held from
+// element head on, and the last warp's first lanes take the edges (the head and the
+// elements after the last whole word, at most 2 (V - 1)) one element a lane, their x
+// held too.
 constexpr index_t kHeldXMinWords = 4 * 32 * 3 + 1;
 constexpr index_t kHeldXMaxWords = 8 * 32 * 7;
 
@@ -849,7 +857,7 @@ __host__ __device__ constexpr index_t held_x_slots(index_t count, index_t blocks
   return (count + blocks * groups - 1) / (blocks * groups);
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK>
+template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK, bool kShifted = false>
 __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     dot_held_x_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(sizeof(TA) == 2, "2-byte matrices");
@@ -862,22 +870,37 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   const int warp = threadIdx.x / 32;
   const int group = warp / kW;
   const int part = warp % kW;
-  const index_t words = args.length / V;
-  const index_t share = (words + kW - 1) / kW;
-  const index_t w0 = part * share;
-  const index_t w1 = min(words, w0 + share);
   const index_t groups = static_cast<index_t>(gridDim.x) * kGroups;
   const index_t first = static_cast<index_t>(blockIdx.x) * kGroups + group;
   const index_t slots = held_x_slots(args.count, gridDim.x, kGroups);
   const TA* A = args.A;
+  // Shifted: this group's rows lie d elements past a boundary; their whole words start at
+  // element head. A lane's edge (lane < edges, last warp): element `lane` of the head, past
+  // it the elements after the last whole word.
+  index_t head = 0;
+  index_t words = args.length / V;
+  int edges = 0;
+  if constexpr (kShifted) {
+    const index_t d = first < args.count
+                          ? static_cast<index_t>(reinterpret_cast<std::uintptr_t>(A + first * args.lda) % 16 / sizeof(TA))
+                          : 0;
+    head = d != 0 ? V - d : 0;
+    words = args.length > head ? (args.length - head) / V : 0;
+    edges = static_cast<int>(args.length - words * V);
+  }
+  const index_t share = (words + kW - 1) / kW;
+  const index_t w0 = part * share;
+  const index_t w1 = min(words, w0 + share);
   const auto word_of = [&](int k) { return w0 + lane + 32 * k; };
+  const bool edge_lane = kShifted && part == kW - 1 && lane < edges;
+  const index_t edge_element = lane < head ? lane : head + words * V + (lane - head);
 
   // Launched early: the first row's words and x into L2 while the kernel before ends.
   if (args.prefetch != 0) {
     if (first < args.count) {
 #pragma unroll
       for (int k = 0; k < kK; ++k) {
-        if (word_of(k) < w1) prefetch_l2(A + first * args.lda + word_of(k) * V);
+        if (word_of(k) < w1) prefetch_l2(A + first * args.lda + head + word_of(k) * V);
       }
     }
     prefetch_x_l2(args.x, args.length);
@@ -888,22 +911,58 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
 #pragma unroll
   for (int k = 0; k < kK; ++k) {
     if (word_of(k) < w1) {
-      load_cached_vector<TX, Acc, V>(args.x + word_of(k) * V, xv[k]);
+      if constexpr (kShifted) {
+        // x's aligned words under the word's elements head + c ...: the one at c, and past
+        // a head the next, the elements picked from the two by head (a chain of selects:
+        // no register array indexed at run time). Element loads where the next word runs
+        // past x's end (16-byte loads of fp32 x: 4 a word and lane, where 8 element loads
+        // of 32-byte strided lanes cost 1.7-2 us a call at 4096^2).
+        const index_t c = word_of(k) * V;
+        if (head == 0) {
+          load_cached_vector<TX, Acc, V>(args.x + c, xv[k]);
+        } else if (c + 2 * V <= args.length) {
+          Acc lo[V], hi[V];
+          load_cached_vector<TX, Acc, V>(args.x + c, lo);
+          load_cached_vector<TX, Acc, V>(args.x + c + V, hi);
+#pragma unroll
+          for (int e = 0; e < V; ++e) {
+            Acc v = lo[e];
+#pragma unroll
+            for (int h = 1; h < V; ++h) v = head == h ? (e + h < V ? lo[e + h] : hi[e + h - V]) : v;
+            xv[k][e] = v;
+          }
+        } else {
+          load_cached_elements<TX, Acc, V>(args.x + head + c, xv[k]);
+        }
+      } else {
+        load_cached_vector<TX, Acc, V>(args.x + word_of(k) * V, xv[k]);
+      }
     } else {
 #pragma unroll
       for (int e = 0; e < V; ++e) xv[k][e] = 0;
     }
   }
+  const Acc edge_x = edge_lane ? to_acc(__ldg(args.x + edge_element)) : Acc(0);
   Acc* mine = shares + static_cast<index_t>(group) * slots * kW;
   index_t slot = 0;
   for (index_t r = first; r < args.count; r += groups, ++slot) {
     const TA* row = A + r * args.lda;
     uint4 a[kK];
 #pragma unroll
-    for (int k = 0; k < kK; ++k) a[k] = word_of(k) < w1 ? load_stream(row + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+    for (int k = 0; k < kK; ++k) {
+      a[k] = word_of(k) < w1 ? load_stream(row + head + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+    }
+    // The edge's bits join the loads the sum waits for: left to its own use after the
+    // words' multiplies, ptxas issued the edge load there, and the last warp, which
+    // takes the edges, waited for two loads in turn a row (a probe, bf16 8449^2: 57.7 us;
+    // 50.8 with the load issued with the words').
+    unsigned short edge_bits = 0;
+    if constexpr (kShifted) {
+      if (edge_lane) edge_bits = __ldg(reinterpret_cast<const unsigned short*>(row + edge_element));
+    }
     // Every load of the row before the first multiply (the sum starts from their bits
     // and args.zero, which is 0).
-    unsigned any = 0;
+    unsigned any = kShifted ? edge_bits & args.zero : 0u;
 #pragma unroll
     for (int k = 0; k < kK; ++k) any |= a[k].x & args.zero;
     Acc sum = static_cast<Acc>(any);
@@ -914,6 +973,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
 #pragma unroll
       for (int e = 0; e < V; ++e) sum = fma(av[e], xv[k][e], sum);
     }
+    if constexpr (kShifted) sum = fma(static_cast<Acc>(acc_from_bits<TA>(edge_bits)), edge_x, sum);
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
     if (lane == 0) mine[slot * kW + part] = sum;
