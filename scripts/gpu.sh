@@ -152,9 +152,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-dot-shared-x-u8 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2,dot_shared_x_unroll=8 \
     "$cuda_test" --gtest_brief=1
   # The Dot form with x held in registers (by default 2-byte matrices of 24-512 MiB with
-  # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries,
-  # GemvPolicy::dot_held_x and dot_held_x_shifted) wherever it can run.
+  # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries, and on
+  # fast memory rows of 129-384 words from 10 MiB and fp32 rows off the boundaries;
+  # GemvPolicy::dot_held_x and the knobs after it) wherever it can run (float too), then
+  # its tests with one row a round.
   step tests-dot-held-x env FASTMV_CUDA_GEMV_POLICY=dot_held_x=2 "$cuda_test" --gtest_brief=1
+  step tests-dot-held-x-one-row env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_held_x=2,dot_held_x_two_rows_max_k=0 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='*DotFormHeldX*'
   # The Dot form's TMA kernel (off by default) wherever it fits, with its widest stage for
   # each band and with stages of 64 and 32 words.
   step tests-dot-tma env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_tma=2 "$cuda_test" --gtest_brief=1

@@ -447,14 +447,14 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
 }
 
 // The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
-// 2-byte rows of kHeldXMinWords to kHeldXMaxWords whole words, one matrix, one wave of
-// blocks; rows off 16-byte boundaries or of a length inside a word (kShifted) with the
-// grid's row groups a multiple of `period`, the rows' period of offsets. `aligned`,
-// `x_packed`: as dot() found them.
+// 2-byte rows (and on fast memory fp32 rows off 16-byte boundaries) of kHeldXMinWords to
+// kHeldXMaxWords whole words, one matrix, one wave of blocks; rows off 16-byte boundaries
+// or of a length inside a word (kShifted) with the grid's row groups a multiple of
+// `period`, the rows' period of offsets. `aligned`, `x_packed`: as dot() found them.
 template <typename TA, typename TX, typename TY, typename Acc>
 bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, index_t period,
                 fastmv::detail::CudaState& state) {
-  if constexpr (sizeof(TA) != 2) {
+  if constexpr (sizeof(TA) == 8) {
     return false;
   } else {
     constexpr index_t V = kVector<TA>;
@@ -462,16 +462,26 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
     const bool shifted = !aligned || args.length % V != 0;
     // Whole words of a row: length / V (one fewer in some offset classes of shifted rows).
     const index_t words = args.length / V;
-    const bool long_rows = words > 4 * 32 * 4;  // 8 warps a row
-    const int k = long_rows ? static_cast<int>(ceil_div(words, 8 * 32)) : 4;  // words a lane
-    const index_t warps = long_rows ? 8 : 4;                                    // a row group's
+    const bool long_rows = words > 4 * 32 * 4;   // 8 warps a row
+    const bool short_rows = words <= 4 * 32 * 3;  // 4 warps of 2 or 3 words a lane
+    const int k = static_cast<int>(long_rows ? ceil_div(words, 8 * 32) : ceil_div(words, 4 * 32));  // words a lane
+    const index_t warps = long_rows ? 8 : 4;  // a row group's
     const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+    const index_t min_bytes = short_rows ? policy.dot_held_x_short_min_bytes
+                              : shifted  ? policy.dot_held_x_shifted_min_bytes
+                                         : policy.dot_held_x_min_bytes;
+    // 4-byte rows: shifted ones of 8 warps of at most dot_held_x_4byte_max_k words a lane,
+    // on fast memory; short rows on fast memory (the measured cases).
+    const bool fast = fast_memory(state);
+    const bool four_byte_ok = sizeof(TA) == 2 || (fast && shifted && long_rows && k <= policy.dot_held_x_4byte_max_k);
     const bool wanted = policy.dot_held_x == 2 ||
-                        (policy.dot_held_x == 1 && (!long_rows || policy.dot_held_x_long_rows != 0) &&
-                         (!shifted || policy.dot_held_x_shifted != 0) &&
-                         matrix_bytes >= (shifted ? policy.dot_held_x_shifted_min_bytes : policy.dot_held_x_min_bytes) &&
+                        (policy.dot_held_x == 1 && four_byte_ok &&
+                         (!long_rows || policy.dot_held_x_long_rows != 0) &&
+                         (!short_rows || (policy.dot_held_x_short_rows != 0 && fast)) &&
+                         (!shifted || policy.dot_held_x_shifted != 0) && matrix_bytes >= min_bytes &&
                          matrix_bytes <= policy.dot_held_x_max_bytes &&
-                         100 * words >= policy.dot_held_x_min_fill_percent * warps * 32 * k);
+                         100 * words >= (fast ? policy.dot_held_x_fast_memory_min_fill_percent
+                                              : policy.dot_held_x_min_fill_percent) * warps * 32 * k);
     if (!wanted || args.batch != 1 || words < kHeldXMinWords || words > kHeldXMaxWords ||
         (shifted && reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) != 0)) {
       return false;
@@ -479,12 +489,20 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
     using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
     const auto pick = [&](auto shifted_tag) -> Kernel {
       constexpr bool kShifted = decltype(shifted_tag)::value;
-      return !long_rows ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 4, kShifted>
-             : k == 3   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 3, kShifted>
-             : k == 4   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 4, kShifted>
-             : k == 5   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 5, kShifted>
-             : k == 6   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 6, kShifted>
-                        : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7, kShifted>;
+      if (!long_rows && k <= policy.dot_held_x_two_rows_max_k) {
+        return k == 2 ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 2, kShifted, 2>
+                      : dot_held_x_kernel<TA, TX, TY, Acc, 4, 3, kShifted, 2>;
+      }
+      if (!long_rows) {
+        return k == 2   ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 2, kShifted>
+               : k == 3 ? dot_held_x_kernel<TA, TX, TY, Acc, 4, 3, kShifted>
+                        : dot_held_x_kernel<TA, TX, TY, Acc, 4, 4, kShifted>;
+      }
+      return k == 3   ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 3, kShifted>
+             : k == 4 ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 4, kShifted>
+             : k == 5 ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 5, kShifted>
+             : k == 6 ? dot_held_x_kernel<TA, TX, TY, Acc, 8, 6, kShifted>
+                      : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7, kShifted>;
     };
     const Kernel kernel = shifted ? pick(std::true_type{}) : pick(std::false_type{});
     const index_t groups = kBlockThreads / 32 / warps;  // a block's
@@ -495,7 +513,8 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
       return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * warps *
                                       static_cast<index_t>(sizeof(Acc)));
     };
-    index_t blocks = std::min(policy.dot_held_x_blocks_per_sm * state.multiprocessors, ceil_div(args.count, groups));
+    const index_t per_sm_wanted = fast ? policy.dot_held_x_fast_memory_blocks_per_sm : policy.dot_held_x_blocks_per_sm;
+    index_t blocks = std::min(per_sm_wanted * state.multiprocessors, ceil_div(args.count, groups));
     if (shared_for(blocks) > kMostShared) return false;
     const index_t per_sm = resident_blocks(kernel, shared_for(blocks));
     blocks = std::min(blocks, per_sm * state.multiprocessors);

@@ -197,7 +197,7 @@ struct GemvPolicy {
   // bf16 2561^2 9.99 us).
   index_t dot_shared_x = 1;
   // The Dot form with x held in registers (dot_held_x_kernel: aligned 2-byte rows of
-  // 385-1792 words, one matrix): 1, from dot_held_x_min_bytes to dot_held_x_max_bytes
+  // 385-1792 words, one matrix; shorter rows and fp32 below): 1, from dot_held_x_min_bytes to dot_held_x_max_bytes
   // where the row's words fill at least dot_held_x_min_fill_percent of its row group's
   // loads (4 or 8 warps x 32 lanes x 3-7 words; rows of more than 512 words only with
   // dot_held_x_long_rows); 2, wherever it can run (the tests); 0, never.
@@ -220,6 +220,30 @@ struct GemvPolicy {
   index_t dot_held_x_min_fill_percent = 70;
   index_t dot_held_x_long_rows = 1;
   index_t dot_held_x_blocks_per_sm = 3;
+  // On fast memory (fast_memory_min_gbps_per_sm; forty-eighth session, H200, same run,
+  // three rounds, bf16 row N, col T alike, against all four at their old values):
+  // dot_held_x_short_rows 1: rows of 129-384 words (4 warps of 2-3 words a lane) from
+  // dot_held_x_short_min_bytes, two rows a round (their loads in flight together) where
+  // the words a lane number at most dot_held_x_two_rows_max_k: 2304^2 5.81 -> 4.98 us,
+  // 2305^2 7.09 -> 6.38, 2560^2 6.70 -> 5.16, 2561^2 7.62 -> 6.58, 3072^2 7.70 -> 6.28,
+  // 3073^2 9.50 -> 7.26, 8192 x 2048 12.76 -> 9.22, 16384 x 1544 15.66 -> 13.58, 16384 x
+  // 2048 18.63 -> 17.01, 65536 x 2048 65.20 -> 63.03 (with one row a round 16384 x 2048 and
+  // 32768 x 2048 lost 6-7 % to dot_kernel in an earlier run, two rows gained 7-9 %; 2049^2 at 8 MiB 0-1 % slower,
+  // hence the floor). dot_held_x_fast_memory_blocks_per_sm 4 (3 on the H100's memory):
+  // 4352^2 12.41 -> 11.38, 5120^2 16.07 -> 14.07, 6144^2 21.55 -> 19.14, no slower
+  // anywhere. dot_held_x_fast_memory_min_fill_percent 65: 4104^2 (513 words in 768)
+  // 11.35 -> 10.40 (a fill of 0 changed nothing else measured). dot_held_x_4byte_max_k:
+  // fp32 rows off 16-byte boundaries of 513-1280 words (8 warps of 3-5 words a lane; fp32
+  // aligned rows stay on dot_kernel: held-x 13-26 % slower at 2304^2-4096^2): 2305^2 10.06 -> 7.66, 2561^2
+  // 11.45 -> 8.47, 3073^2 13.64 -> 10.95, 4097^2 1.2 % and 5121^2 17 % faster with k up to
+  // 5 (the same run; 5-7 words with 3 blocks an SM an earlier run: 6145^2 and 7169^2 from
+  // 9 % faster to 10 % slower between runs, hence 5).
+  index_t dot_held_x_short_rows = 1;
+  index_t dot_held_x_short_min_bytes = index_t(10) << 20;
+  index_t dot_held_x_two_rows_max_k = 3;
+  index_t dot_held_x_fast_memory_blocks_per_sm = 4;
+  index_t dot_held_x_fast_memory_min_fill_percent = 65;
+  index_t dot_held_x_4byte_max_k = 5;
   // Rows off 16-byte boundaries, or of lengths that end inside a word (the kernel's
   // kShifted: each row group the rows of one offset class, edges one element a lane): 1,
   // from dot_held_x_shifted_min_bytes (and as above); 0, never (dot_held_x 2 forces it

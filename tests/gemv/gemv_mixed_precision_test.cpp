@@ -398,11 +398,13 @@ TYPED_TEST(GemvMixedPrecisionTest, BalancedRows) {
   this->check_dot_shapes(shapes);
 }
 
-// Aligned rows of 385 to 1792 whole 16-byte words (3080-14336 elements) in the Dot form
+// Aligned rows of 129 to 1792 whole 16-byte words (1032-14336 elements) in the Dot form
 // (row-major N, column-major T): on the Cuda backend x held in registers
-// (dot_held_x_kernel), four warps a row up to 512 words, eight from 513 (3 to 7 words a
-// lane), by default in matrices of 24-512 MiB whose rows fill 70 % of a row group's loads
-// (the full size's 4096^2; gpu.sh forces the kernel on every shape it takes). Rows of 385
+// (dot_held_x_kernel), four warps a row up to 512 words (2-4 words a lane; rows of up to
+// 384 words two a round), eight from 513 (3 to 7 words a lane), by default in matrices of
+// 24-512 MiB whose rows fill 70 % of a row group's loads, on fast memory rows of up to 384
+// words from 10 MiB (the full size's 4096^2; gpu.sh forces the kernel on every shape it
+// takes, with one row a round and in line chunks too). Rows of 129, 257, 385
 // and 513 words (the last warp's words nearly all masked), 1792 (none masked), fewer rows
 // than the grid's row groups (5), many rows a group, lda with padding (NaN), beta = 0 over
 // NaN in y, x and y strided (x packed first). One small shape elsewhere.
@@ -411,7 +413,8 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
   std::vector<Shape> shapes = {{24, 3080, 8}};
   if (kTunedBackend) {
     shapes.insert(shapes.end(), {{5, 4096, 0}, {3001, 4096, 8}, {1000, 3080, 0}, {2500, 3504, 16}, {900, 4104, 0},
-                                 {300, 8200, 16}, {700, 11008, 8}, {5, 14336, 0}, {400, 14336, 0}});
+                                 {300, 8200, 16}, {700, 11008, 8}, {5, 14336, 0}, {400, 14336, 0}, {3001, 1032, 8},
+                                 {1000, 2056, 0}, {2200, 3072, 0}, {777, 2048, 24}});
   }
   if (full_size()) shapes.push_back({4096, 4096, 0});
   this->check_dot_shapes(shapes);
@@ -422,7 +425,8 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
 // of one offset class, the edges one element a lane. Odd lda (8 classes) with few rows, many
 // rows a group, four and eight warps a row; lda of 2 and 4 classes; A one element off with
 // aligned lda (one class, every row one element past a boundary); a length ending inside a
-// word on aligned rows; the longest rows (1791 whole words); NaN padding. gpu.sh forces it.
+// word on aligned rows; the longest rows (1791 whole words), the shortest (129); NaN
+// padding. gpu.sh forces it.
 TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXShifted) {
   using Shape = typename TestFixture::DotShape;
   std::vector<Shape> shapes = {{24, 3081, 0, 0}};
@@ -437,7 +441,12 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXShifted) {
                                  {700, 11009, 0, 0},
                                  {300, 8197, 3, 1},
                                  {400, 14335, 0, 0},
-                                 {33, 14343, 0, 1}});
+                                 {33, 14343, 0, 1},
+                                 {3001, 1033, 0, 0},
+                                 {1000, 2049, 0, 0},
+                                 {2200, 3073, 0, 0},
+                                 {900, 2056, 0, 1},
+                                 {1500, 1540, 2, 0}});
   }
   if (full_size()) shapes.push_back({4097, 4097, 0});
   this->check_dot_shapes(shapes);

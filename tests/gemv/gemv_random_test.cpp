@@ -281,6 +281,41 @@ TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
   }
 }
 
+// Dot-form rows of 129-1792 16-byte words (float: 516-7168 elements), which the Cuda
+// backend's x-held kernel (dot_held_x_kernel; GemvPolicy::dot_held_x, dot_held_x_4byte)
+// can take: 4 warps of 2-4 words a lane and 8 warps of 3-7, rows on 16-byte boundaries and
+// off them (lda + 1 and + 2: 4 and 2 offset classes; A one element off; lengths ending
+// inside a word), so that each row group reads the words inside its rows and the edges
+// one element a lane; few rows and many rows a group; beta = 0 over a poisoned y,
+// strided x and y. gpu.sh forces the kernel on every shape it can take.
+TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
+  struct Shape {
+    index_t rows, length, lda_extra;
+    std::size_t misalign;
+  };
+  std::vector<Shape> shapes = {{24, 1000, 0, 0}};
+  if (kBackend == fastmv::Backend::Cuda) {
+    shapes.insert(shapes.end(), {{5, 4096, 0, 0},
+                                 {3001, 2052, 0, 0},
+                                 {1000, 2053, 0, 0},
+                                 {2500, 1200, 1, 0},
+                                 {900, 2048, 0, 1},
+                                 {600, 1100, 2, 0},
+                                 {300, 516, 3, 0},
+                                 {2000, 1102, 0, 0},
+                                 {400, 7163, 0, 0},
+                                 {700, 7168, 0, 1}});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      if (!this->check_fresh(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, shape.misalign)) return;
+    }
+  }
+}
+
 // Tall matrices in the Axpy form (row-major A^T, column-major A) whose stored vectors
 // end a few elements past a tile of outputs: 1032 floats make 8 tiles of 128 and a
 // ninth of 8. The Cuda backend's register Axpy kernel reads lda 1033 and 1041 (one

@@ -831,9 +831,10 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 // The Dot form with x held in registers (dot_held_x_kernel): aligned rows of whole
-// 16-byte words of a 2-byte type, kHeldXMinWords to kHeldXMaxWords of them, one matrix. A
-// row group of kW warps shares a row, warp p taking its p-th share of the words (at most
-// kK a lane): 4 warps of 4 words for rows of 385-512 words, 8 warps of 3-7 for 513-1792.
+// 16-byte words of a 2- or 4-byte type, kHeldXMinWords to kHeldXMaxWords of them, one
+// matrix. A row group of kW warps shares a row, warp p taking its p-th share of the words
+// (at most kK a lane): 4 warps of 2-4 words for rows of 129-512 words, 8 warps of 3-7 for
+// 513-1792; kRows rows a round (2 for rows of 2-3 words a lane: twice the loads in flight).
 // So each lane loads its words of x once, as the kernel starts, and keeps them for every
 // row: no x in the loop, where dot_kernel and dot_balanced_kernel read x through L1 again
 // for every row (two 16-byte loads of fp32 x a word of bf16 A). The grid is one wave of
@@ -841,15 +842,15 @@ __global__ void __launch_bounds__(kBlockThreads)
 // front to back as the benchmark's read ceiling does; each warp keeps its share of a
 // row's sum in shared memory, and one thread a row adds the shares in warp order at the
 // end (a row's result does not depend on timing). Measurements: GemvPolicy::dot_held_x.
-// kShifted: rows off 16-byte boundaries, or of a length that ends inside a word (any
-// 2-byte aligned A), one matrix. The grid's row groups G are a multiple of the rows'
+// kShifted: rows off 16-byte boundaries, or of a length that ends inside a word (A
+// aligned to its element), one matrix. The grid's row groups G are a multiple of the rows'
 // period (the dispatcher's), so that the rows g, g + G, ... of a group all lie the same
 // d elements past a boundary: the group reads the whole aligned words inside each row,
 // word w holding elements head + w * V ... (head = V - d, or 0), against x held from
 // element head on, and the last warp's first lanes take the edges (the head and the
 // elements after the last whole word, at most 2 (V - 1)) one element a lane, their x
 // held too.
-constexpr index_t kHeldXMinWords = 4 * 32 * 3 + 1;
+constexpr index_t kHeldXMinWords = 4 * 32 + 1;
 constexpr index_t kHeldXMaxWords = 8 * 32 * 7;
 
 // Row sums a block keeps: its `groups` row groups' rows of a grid of `blocks` blocks.
@@ -857,10 +858,11 @@ __host__ __device__ constexpr index_t held_x_slots(index_t count, index_t blocks
   return (count + blocks * groups - 1) / (blocks * groups);
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK, bool kShifted = false>
+template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK, bool kShifted = false, int kRows = 1>
 __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     dot_held_x_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
-  static_assert(sizeof(TA) == 2, "2-byte matrices");
+  static_assert(sizeof(TA) == 2 || sizeof(TA) == 4, "2- and 4-byte matrices");
+  using Bits = std::conditional_t<sizeof(TA) == 2, unsigned short, unsigned>;
   constexpr int V = kVector<TA>;
   constexpr int kGroups = kBlockThreads / 32 / kW;  // row groups a block
   extern __shared__ unsigned char held_raw[];
@@ -888,10 +890,13 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     words = args.length > head ? (args.length - head) / V : 0;
     edges = static_cast<int>(args.length - words * V);
   }
+  // Warp `part` takes the part-th share of the row's whole words, word_of(k) its lane's
+  // k-th where in_row(k).
   const index_t share = (words + kW - 1) / kW;
   const index_t w0 = part * share;
   const index_t w1 = min(words, w0 + share);
   const auto word_of = [&](int k) { return w0 + lane + 32 * k; };
+  const auto in_row = [&](int k) { return word_of(k) < w1; };
   const bool edge_lane = kShifted && part == kW - 1 && lane < edges;
   const index_t edge_element = lane < head ? lane : head + words * V + (lane - head);
 
@@ -900,7 +905,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     if (first < args.count) {
 #pragma unroll
       for (int k = 0; k < kK; ++k) {
-        if (word_of(k) < w1) prefetch_l2(A + first * args.lda + head + word_of(k) * V);
+        if (in_row(k)) prefetch_l2(A + first * args.lda + head + word_of(k) * V);
       }
     }
     prefetch_x_l2(args.x, args.length);
@@ -910,7 +915,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   Acc xv[kK][V];
 #pragma unroll
   for (int k = 0; k < kK; ++k) {
-    if (word_of(k) < w1) {
+    if (in_row(k)) {
       if constexpr (kShifted) {
         // x's aligned words under the word's elements head + c ...: the one at c, and past
         // a head the next, the elements picked from the two by head (a chain of selects:
@@ -945,38 +950,59 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   const Acc edge_x = edge_lane ? to_acc(__ldg(args.x + edge_element)) : Acc(0);
   Acc* mine = shares + static_cast<index_t>(group) * slots * kW;
   index_t slot = 0;
-  for (index_t r = first; r < args.count; r += groups, ++slot) {
-    const TA* row = A + r * args.lda;
-    uint4 a[kK];
+  // kRows rows an iteration (rows r, r + G, ...): their loads in flight together.
+  for (index_t r = first; r < args.count; r += kRows * groups, slot += kRows) {
+    uint4 a[kRows][kK];
+    Bits edge_bits[kRows];
 #pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      a[k] = word_of(k) < w1 ? load_stream(row + head + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+    for (int q = 0; q < kRows; ++q) {
+      const bool here = q == 0 || r + q * groups < args.count;  // the same for a whole warp
+      const TA* row = A + (r + q * groups) * args.lda;
+#pragma unroll
+      for (int k = 0; k < kK; ++k) {
+        a[q][k] = here && in_row(k) ? load_stream(row + head + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+      }
+      // The edge's bits join the loads the sum waits for: left to its own use after the
+      // words' multiplies, ptxas issued the edge load there, and the last warp, which
+      // takes the edges, waited for two loads in turn a row (a probe, bf16 8449^2: 57.7 us;
+      // 50.8 with the load issued with the words').
+      edge_bits[q] = 0;
+      if constexpr (kShifted) {
+        if (here && edge_lane) edge_bits[q] = __ldg(reinterpret_cast<const Bits*>(row + edge_element));
+      }
     }
-    // The edge's bits join the loads the sum waits for: left to its own use after the
-    // words' multiplies, ptxas issued the edge load there, and the last warp, which
-    // takes the edges, waited for two loads in turn a row (a probe, bf16 8449^2: 57.7 us;
-    // 50.8 with the load issued with the words').
-    unsigned short edge_bits = 0;
-    if constexpr (kShifted) {
-      if (edge_lane) edge_bits = __ldg(reinterpret_cast<const unsigned short*>(row + edge_element));
-    }
-    // Every load of the row before the first multiply (the sum starts from their bits
+    // Every load of the rows before the first multiply (the sums start from their bits
     // and args.zero, which is 0).
-    unsigned any = kShifted ? edge_bits & args.zero : 0u;
+    unsigned any = 0u;
 #pragma unroll
-    for (int k = 0; k < kK; ++k) any |= a[k].x & args.zero;
-    Acc sum = static_cast<Acc>(any);
+    for (int q = 0; q < kRows; ++q) {
+      if constexpr (kShifted) any |= edge_bits[q] & args.zero;
 #pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      Acc av[V];
-      unpack<TA, Acc>(a[k], av);
-#pragma unroll
-      for (int e = 0; e < V; ++e) sum = fma(av[e], xv[k][e], sum);
+      for (int k = 0; k < kK; ++k) any |= a[q][k].x & args.zero;
     }
-    if constexpr (kShifted) sum = fma(static_cast<Acc>(acc_from_bits<TA>(edge_bits)), edge_x, sum);
 #pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-    if (lane == 0) mine[slot * kW + part] = sum;
+    for (int q = 0; q < kRows; ++q) {
+      Acc sum = static_cast<Acc>(any);
+#pragma unroll
+      for (int k = 0; k < kK; ++k) {
+        Acc av[V];
+        unpack<TA, Acc>(a[q][k], av);
+#pragma unroll
+        for (int e = 0; e < V; ++e) sum = fma(av[e], xv[k][e], sum);
+      }
+      if constexpr (kShifted) {
+        Acc edge;
+        if constexpr (sizeof(TA) == 4) {
+          edge = __uint_as_float(edge_bits[q]);
+        } else {
+          edge = static_cast<Acc>(acc_from_bits<TA>(edge_bits[q]));
+        }
+        sum = fma(edge, edge_x, sum);
+      }
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      if (lane == 0 && (q == 0 || r + q * groups < args.count)) mine[(slot + q) * kW + part] = sum;
+    }
   }
   __syncthreads();
   for (index_t t = threadIdx.x; t < kGroups * slots; t += kBlockThreads) {
