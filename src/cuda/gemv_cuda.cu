@@ -451,6 +451,53 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
 // kHeldXMaxWords whole words, one matrix, one wave of blocks; rows off 16-byte boundaries
 // or of a length inside a word (kShifted) with the grid's row groups a multiple of
 // `period`, the rows' period of offsets. `aligned`, `x_packed`: as dot() found them.
+// dot_held_x's narrow rows (aligned rows of at most kHeldXNarrowMaxWords words, 2- and
+// 4-byte types): row groups of kL lanes, several a warp (GemvPolicy::dot_held_x_narrow).
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_held_x_narrow(GemvArgs<TA, TX, TY, Acc> args, bool x_packed, fastmv::detail::CudaState& state) {
+  if constexpr (sizeof(TA) == 8) {
+    return false;
+  } else {
+    constexpr index_t V = kVector<TA>;
+    const GemvPolicy& policy = GemvPolicy::get();
+    const index_t words = args.length / V;
+    // 2 words a lane and two rows a round up to 64 words, else 4 words and one row; lanes
+    // the least power of 2 of at least 8 that take the row in one round.
+    const index_t k = words <= 64 ? 2 : 4;
+    const index_t lanes = std::max<index_t>(8, pow2_ceil(ceil_div(words, k)));
+    const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+    const bool wanted = policy.dot_held_x_narrow == 2 ||
+                        (policy.dot_held_x_narrow == 1 && fast_memory(state) &&
+                         matrix_bytes >= policy.dot_held_x_narrow_min_bytes &&
+                         100 * words >= policy.dot_held_x_narrow_min_fill_percent * lanes * k);
+    if (!wanted || args.batch != 1 || words < 1 || lanes > 32 || args.length % V != 0) return false;
+    using Kernel = void (*)(const GemvArgs<TA, TX, TY, Acc>);
+    const Kernel kernel = k == 4        ? dot_held_x_kernel<TA, TX, TY, Acc, 1, 4, false, 1, 32>
+                          : lanes == 8  ? dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 8>
+                          : lanes == 16 ? dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 16>
+                                        : dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 32>;
+    const index_t groups = kBlockThreads / lanes;  // a block's
+    constexpr index_t kMostShared = 48 * 1024;
+    const auto shared_for = [&](index_t b) {
+      return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * static_cast<index_t>(sizeof(Acc)));
+    };
+    index_t blocks = std::min(policy.dot_held_x_narrow_blocks_per_sm * state.multiprocessors, ceil_div(args.count, groups));
+    if (shared_for(blocks) > kMostShared) return false;
+    blocks = std::min(blocks, resident_blocks(kernel, shared_for(blocks)) * state.multiprocessors);
+    if (blocks == 0 || shared_for(blocks) > kMostShared) return false;
+    if (x_packed) pack_x_in_workspace(args, state);
+    if (policy.trace) {
+      trace_call("dot held x, narrow rows", args);
+      std::fprintf(stderr, "%lld lanes x %lld words a lane a row, %d rows a round, %lld blocks, %lld row sums a block, x packed %d\n",
+                   static_cast<long long>(lanes), static_cast<long long>(k), k == 2 ? 2 : 1,
+                   static_cast<long long>(blocks), static_cast<long long>(held_x_slots(args.count, blocks, groups) * groups),
+                   x_packed ? 1 : 0);
+    }
+    launch(kernel, dim3(static_cast<unsigned>(blocks)), shared_for(blocks), state, early_launch(state), 0, args);
+    return true;
+  }
+}
+
 template <typename TA, typename TX, typename TY, typename Acc>
 bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, index_t period,
                 fastmv::detail::CudaState& state) {
@@ -462,6 +509,9 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
     const bool shifted = !aligned || args.length % V != 0;
     // Whole words of a row: length / V (one fewer in some offset classes of shifted rows).
     const index_t words = args.length / V;
+    if (!shifted && words <= kHeldXNarrowMaxWords) {
+      return dot_held_x_narrow(args, x_packed, state);
+    }
     const bool long_rows = words > 4 * 32 * 4;   // 8 warps a row
     const bool short_rows = words <= 4 * 32 * 3;  // 4 warps of 2 or 3 words a lane
     const int k = static_cast<int>(long_rows ? ceil_div(words, 8 * 32) : ceil_div(words, 4 * 32));  // words a lane

@@ -255,6 +255,30 @@ struct GemvPolicy {
   // 385 words, make 3080^2 at 18 MiB).
   index_t dot_held_x_shifted = 1;
   index_t dot_held_x_shifted_min_bytes = index_t(16) << 20;
+  // Narrow rows (forty-ninth session; aligned rows of at most 128 16-byte words, 2- and
+  // 4-byte types: dot_held_x_kernel's kL): row groups of 8-32 lanes, several a warp, 2
+  // words a lane and two rows a round for rows of up to 64 words, else 4 words a lane and
+  // one row (that kernel's two rows spilled at 80 registers: bf16 131072 x 512 1.24x
+  // dot_kernel's time). 1, on fast memory (fast_memory_min_gbps_per_sm) from
+  // dot_held_x_narrow_min_bytes where the row fills dot_held_x_narrow_min_fill_percent of
+  // a row group's loads, dot_held_x_narrow_blocks_per_sm blocks an SM where they fit (3
+  // measured 4-20 % slower, 6 fit no more); 2, wherever it can run (the tests); 0, never.
+  // H200, same run, three rounds, against dot_kernel (cuBLAS): bf16 row N 16384 x 512
+  // 11.60 -> 5.74 us (7.87), 65536 x 256 13.04 -> 9.63 (12.39), 131072 x 264 (33 words,
+  // 52 % of the loads) 34.10 -> 21.89 (23.81), 65536 x 512 21.03 -> 17.28 (20.69), 131072
+  // x 512 37.21 -> 34.09 (36.46), 262144 x 512 69.07 -> 65.52 (67.62), 65536 x 768 31.96 ->
+  // 26.66 (28.66), 32768 x 1024 20.58 -> 19.87 (20.39); fp32 16384 x 256 10.69 -> 5.78
+  // (8.57), 65536 x 256 19.50 -> 17.12 (20.95), 262144 x 512 143.7 -> 125.1 (124.7),
+  // 1048576 x 128 145.0 -> 137.2 (157.0), 16384 x 512 (4 words) 10.47 -> 9.81, 131072 x
+  // 512 even. A third run, 4 words a lane (bf16 row N): 8192 x 1024 8.16 -> 7.21, 12288 x
+  // 1024 11.36 -> 9.02, 16384 x 768 13.49 -> 8.65, 131072 x 520 (65 words, 51 %) 49.30 ->
+  // 41.79, but 16384 x 1024 11.67 -> 11.90 (1.018x in the second run, fp16 col T 1.039x),
+  // the one shape measured slower. Under 8 MiB the runs' launch modes (1.4x) hid any
+  // difference.
+  index_t dot_held_x_narrow = 1;
+  index_t dot_held_x_narrow_min_bytes = index_t(8) << 20;
+  index_t dot_held_x_narrow_min_fill_percent = 50;
+  index_t dot_held_x_narrow_blocks_per_sm = 4;
   index_t dot_shared_x_min_rows_per_sm = 16;
   index_t dot_shared_x_max_rows_per_sm = 22;
   index_t dot_shared_x_max_bytes = index_t(16) << 20;

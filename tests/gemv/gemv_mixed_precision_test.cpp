@@ -420,6 +420,24 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
   this->check_dot_shapes(shapes);
 }
 
+// Aligned rows of 32 to 128 whole 16-byte words (256-1024 elements) in the Dot form: on
+// the Cuda backend the held-x kernel's narrow rows (row groups of 8, 16 or 32 lanes, several
+// a warp, GemvPolicy::dot_held_x_narrow; gpu.sh forces them on every shape they take, 2 and
+// 4 words a lane, one and two rows a round). Rows that fill the groups' loads (32, 64, 128
+// words) and rows that leave most of them masked (33, 65 words), fewer rows than a warp
+// has groups (5), counts that end inside a warp's groups, lda with padding (NaN), beta = 0
+// over NaN in y, x and y strided (x packed first). One small shape elsewhere.
+TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXNarrow) {
+  using Shape = typename TestFixture::DotShape;
+  std::vector<Shape> shapes = {{300, 512, 8}};
+  if (kTunedBackend) {
+    shapes.insert(shapes.end(), {{5, 512, 0}, {3001, 256, 0}, {4099, 264, 0}, {2001, 520, 8}, {1000, 768, 16},
+                                 {777, 1024, 0}, {1500, 1024, 24}, {9001, 512, 0}});
+  }
+  if (full_size()) shapes.push_back({131072, 512, 0});
+  this->check_dot_shapes(shapes);
+}
+
 // The same kernel for rows off 16-byte boundaries and lengths that end inside a word
 // (dot_held_x_kernel's kShifted; GemvPolicy::dot_held_x_shifted): each row group the rows
 // of one offset class, the edges one element a lane. Odd lda (8 classes) with few rows, many

@@ -835,7 +835,10 @@ __global__ void __launch_bounds__(kBlockThreads)
 // matrix. A row group of kW warps shares a row, warp p taking its p-th share of the words
 // (at most kK a lane): 4 warps of 2-4 words for rows of 129-512 words, 8 warps of 3-7 for
 // 513-1792; kRows rows a round (2 for rows of 2-3 words a lane: twice the loads in flight).
-// So each lane loads its words of x once, as the kernel starts, and keeps them for every
+// Narrow rows (kL < 32, one warp, aligned rows of at most kHeldXNarrowMaxWords words): a
+// row group is kL lanes of a warp, the warp's 32 / kL groups taking neighbouring rows and
+// going round together (the shuffles need the whole warp), a group past the last row
+// loading nothing. So each lane loads its words of x once, as the kernel starts, and keeps them for every
 // row: no x in the loop, where dot_kernel and dot_balanced_kernel read x through L1 again
 // for every row (two 16-byte loads of fp32 x a word of bf16 A). The grid is one wave of
 // row groups, group g of G taking rows g, g + G, g + 2G, ..., so that the grid reads A
@@ -849,8 +852,26 @@ __global__ void __launch_bounds__(kBlockThreads)
 // word w holding elements head + w * V ... (head = V - d, or 0), against x held from
 // element head on, and the last warp's first lanes take the edges (the head and the
 // elements after the last whole word, at most 2 (V - 1)) one element a lane, their x
-// held too.
+// held too. x's held words come from the two aligned words around them, shifted by head
+// in three select steps (shift_left_by_steps; a chain of V - 1 selects an element cost
+// the odd orders 0.3-0.6 us a call: bf16 2305^2 6.71 -> 6.11 us on an H200).
+// w[e] = w[e + s] for s = shift's set bits from kStep down to 1, in place: a shift of up
+// to 2 kStep - 1 elements in log2 steps, every index known at compile time (a loop over
+// the steps, `step /= 2` under #pragma unroll, was not unrolled and went to local memory).
+template <typename T, int N, int kStep>
+__device__ __forceinline__ void shift_left_by_steps(T (&w)[N], int shift) {
+  if constexpr (kStep >= 1) {
+    const bool take = (shift & kStep) != 0;
+#pragma unroll
+    for (int e = 0; e + kStep < N; ++e) w[e] = take ? w[e + kStep] : w[e];
+    shift_left_by_steps<T, N, kStep / 2>(w, shift);
+  }
+}
+
 constexpr index_t kHeldXMinWords = 4 * 32 + 1;
+// Rows of at most this many words take row groups of kL < 32 lanes (one warp, several
+// rows at once): dot_held_x_kernel's narrow rows.
+constexpr index_t kHeldXNarrowMaxWords = 4 * 32;
 constexpr index_t kHeldXMaxWords = 8 * 32 * 7;
 
 // Row sums a block keeps: its `groups` row groups' rows of a grid of `blocks` blocks.
@@ -858,19 +879,23 @@ __host__ __device__ constexpr index_t held_x_slots(index_t count, index_t blocks
   return (count + blocks * groups - 1) / (blocks * groups);
 }
 
-template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK, bool kShifted = false, int kRows = 1>
+template <typename TA, typename TX, typename TY, typename Acc, int kW, int kK, bool kShifted = false, int kRows = 1,
+          int kL = 32>
 __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     dot_held_x_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   static_assert(sizeof(TA) == 2 || sizeof(TA) == 4, "2- and 4-byte matrices");
+  static_assert(kL == 32 || (kW == 1 && !kShifted), "narrow row groups: one warp, aligned rows");
   using Bits = std::conditional_t<sizeof(TA) == 2, unsigned short, unsigned>;
   constexpr int V = kVector<TA>;
-  constexpr int kGroups = kBlockThreads / 32 / kW;  // row groups a block
+  constexpr int kPerWarp = 32 / kL;                            // row groups a warp (narrow rows)
+  constexpr int kGroups = kBlockThreads / 32 / kW * kPerWarp;  // row groups a block
   extern __shared__ unsigned char held_raw[];
   Acc* shares = reinterpret_cast<Acc*>(held_raw);  // [group][slot][kW]
   allow_later_work();
-  const int lane = threadIdx.x % 32;
+  const int lane = threadIdx.x % kL;  // in the row group
   const int warp = threadIdx.x / 32;
-  const int group = warp / kW;
+  const int sub = threadIdx.x % 32 / kL;  // the warp's row group
+  const int group = warp / kW * kPerWarp + sub;
   const int part = warp % kW;
   const index_t groups = static_cast<index_t>(gridDim.x) * kGroups;
   const index_t first = static_cast<index_t>(blockIdx.x) * kGroups + group;
@@ -895,7 +920,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   const index_t share = (words + kW - 1) / kW;
   const index_t w0 = part * share;
   const index_t w1 = min(words, w0 + share);
-  const auto word_of = [&](int k) { return w0 + lane + 32 * k; };
+  const auto word_of = [&](int k) { return w0 + lane + kL * k; };
   const auto in_row = [&](int k) { return word_of(k) < w1; };
   const bool edge_lane = kShifted && part == kW - 1 && lane < edges;
   const index_t edge_element = lane < head ? lane : head + words * V + (lane - head);
@@ -917,25 +942,22 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   for (int k = 0; k < kK; ++k) {
     if (in_row(k)) {
       if constexpr (kShifted) {
-        // x's aligned words under the word's elements head + c ...: the one at c, and past
-        // a head the next, the elements picked from the two by head (a chain of selects:
-        // no register array indexed at run time). Element loads where the next word runs
-        // past x's end (16-byte loads of fp32 x: 4 a word and lane, where 8 element loads
-        // of 32-byte strided lanes cost 1.7-2 us a call at 4096^2).
+        // x's aligned words under the word's elements head + c ...: the one at c,
+        // and past a head the next, the elements picked from the two by head
+        // (select steps: no register array indexed at run time). Element loads
+        // where the next word runs past x's end (16-byte loads of fp32 x: 4 a word
+        // and lane, where 8 element loads of 32-byte strided lanes cost 1.7-2 us a
+        // call at 4096^2).
         const index_t c = word_of(k) * V;
         if (head == 0) {
           load_cached_vector<TX, Acc, V>(args.x + c, xv[k]);
         } else if (c + 2 * V <= args.length) {
-          Acc lo[V], hi[V];
-          load_cached_vector<TX, Acc, V>(args.x + c, lo);
-          load_cached_vector<TX, Acc, V>(args.x + c + V, hi);
+          Acc w[2 * V];
+          load_cached_vector<TX, Acc, V>(args.x + c, w);
+          load_cached_vector<TX, Acc, V>(args.x + c + V, w + V);
+          shift_left_by_steps<Acc, 2 * V, V / 2>(w, static_cast<int>(head));
 #pragma unroll
-          for (int e = 0; e < V; ++e) {
-            Acc v = lo[e];
-#pragma unroll
-            for (int h = 1; h < V; ++h) v = head == h ? (e + h < V ? lo[e + h] : hi[e + h - V]) : v;
-            xv[k][e] = v;
-          }
+          for (int e = 0; e < V; ++e) xv[k][e] = w[e];
         } else {
           load_cached_elements<TX, Acc, V>(args.x + head + c, xv[k]);
         }
@@ -950,13 +972,17 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
   const Acc edge_x = edge_lane ? to_acc(__ldg(args.x + edge_element)) : Acc(0);
   Acc* mine = shares + static_cast<index_t>(group) * slots * kW;
   index_t slot = 0;
-  // kRows rows an iteration (rows r, r + G, ...): their loads in flight together.
-  for (index_t r = first; r < args.count; r += kRows * groups, slot += kRows) {
+  // kRows rows an iteration (rows r, r + G, ...): their loads in flight together. The
+  // warp's row groups (narrow rows) go round together, the shuffles below need the
+  // whole warp: r0 is its first group's row.
+  for (index_t r0 = first - sub; r0 < args.count; r0 += kRows * groups, slot += kRows) {
+    const index_t r = r0 + sub;
     uint4 a[kRows][kK];
     Bits edge_bits[kRows];
 #pragma unroll
     for (int q = 0; q < kRows; ++q) {
-      const bool here = q == 0 || r + q * groups < args.count;  // the same for a whole warp
+      // The same for a whole warp where kL is 32.
+      const bool here = (kL == 32 && q == 0) || r + q * groups < args.count;
       const TA* row = A + (r + q * groups) * args.lda;
 #pragma unroll
       for (int k = 0; k < kK; ++k) {
@@ -1000,8 +1026,8 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
         sum = fma(edge, edge_x, sum);
       }
 #pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-      if (lane == 0 && (q == 0 || r + q * groups < args.count)) mine[(slot + q) * kW + part] = sum;
+      for (int offset = kL / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      if (lane == 0 && ((kL == 32 && q == 0) || r + q * groups < args.count)) mine[(slot + q) * kW + part] = sum;
     }
   }
   __syncthreads();
