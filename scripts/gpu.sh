@@ -154,7 +154,7 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # The Dot form with x held in registers (by default 2-byte matrices of 24-512 MiB with
   # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries, and on
   # fast memory rows of 129-384 words from 10 MiB, fp32 rows off the boundaries and the
-  # narrow rows of 32-128 words from 8 MiB; GemvPolicy::dot_held_x and the knobs after it)
+  # narrow rows of 16-128 words from 8 MiB; GemvPolicy::dot_held_x and the knobs after it)
   # wherever it can run (float too), then its tests with one row a round.
   step tests-dot-held-x env FASTMV_CUDA_GEMV_POLICY=dot_held_x=2,dot_held_x_narrow=2 "$cuda_test" --gtest_brief=1
   step tests-dot-held-x-one-row env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_held_x=2,dot_held_x_two_rows_max_k=0 \

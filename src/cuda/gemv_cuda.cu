@@ -446,11 +446,6 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
   return true;
 }
 
-// The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
-// 2-byte rows (and on fast memory fp32 rows off 16-byte boundaries) of kHeldXMinWords to
-// kHeldXMaxWords whole words, one matrix, one wave of blocks; rows off 16-byte boundaries
-// or of a length inside a word (kShifted) with the grid's row groups a multiple of
-// `period`, the rows' period of offsets. `aligned`, `x_packed`: as dot() found them.
 // dot_held_x's narrow rows (aligned rows of at most kHeldXNarrowMaxWords words, 2- and
 // 4-byte types): row groups of kL lanes, several a warp (GemvPolicy::dot_held_x_narrow).
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -498,6 +493,29 @@ bool dot_held_x_narrow(GemvArgs<TA, TX, TY, Acc> args, bool x_packed, fastmv::de
   }
 }
 
+// Aligned rows of 16 to dot_flat_max_row_bytes / 16 words, which dot_flat would take: the
+// narrow held-x rows instead up to dot_held_x_narrow_flat_max_bytes (GemvPolicy).
+template <typename TA, typename TX, typename TY, typename Acc>
+bool dot_held_x_narrow_short(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
+  constexpr index_t V = kVector<TA>;
+  const GemvPolicy& policy = GemvPolicy::get();
+  const index_t words = args.length / V;
+  const index_t matrix_bytes = args.count * args.length * static_cast<index_t>(sizeof(TA));
+  if (policy.dot_held_x_narrow != 1 || args.batch != 1 || args.length % V != 0 || words < 16 ||
+      words * 16 > policy.dot_flat_max_row_bytes || matrix_bytes > policy.dot_held_x_narrow_flat_max_bytes ||
+      !aligned16(args.A) || args.lda % V != 0) {
+    return false;
+  }
+  const bool x_packed = !(args.incx == 1 && aligned16(args.x));
+  return dot_held_x_narrow(args, x_packed, state);
+}
+
+// The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
+// 2-byte rows (and on fast memory fp32 rows off 16-byte boundaries) of kHeldXMinWords to
+// kHeldXMaxWords whole words (narrower rows: dot_held_x_narrow), one matrix, one wave of
+// blocks; rows off 16-byte boundaries
+// or of a length inside a word (kShifted) with the grid's row groups a multiple of
+// `period`, the rows' period of offsets. `aligned`, `x_packed`: as dot() found them.
 template <typename TA, typename TX, typename TY, typename Acc>
 bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, index_t period,
                 fastmv::detail::CudaState& state) {
@@ -593,6 +611,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
 
+  if (dot_held_x_narrow_short(args, state)) return;
   if (dot_flat(args, state)) return;
   if (dot_tma(args, state)) return;
   if (args.length <= kStagedMaxLength &&

@@ -51,6 +51,7 @@ GemvPolicy parse(const char* text) {
       {"dot_held_x_narrow", &policy.dot_held_x_narrow},
       {"dot_held_x_narrow_blocks_per_sm", &policy.dot_held_x_narrow_blocks_per_sm},
       {"dot_held_x_narrow_min_bytes", &policy.dot_held_x_narrow_min_bytes},
+      {"dot_held_x_narrow_flat_max_bytes", &policy.dot_held_x_narrow_flat_max_bytes},
       {"dot_held_x_narrow_min_fill_percent", &policy.dot_held_x_narrow_min_fill_percent},
       {"dot_shared_x_min_rows_per_sm", &policy.dot_shared_x_min_rows_per_sm},
       {"dot_shared_x_max_rows_per_sm", &policy.dot_shared_x_max_rows_per_sm},

@@ -279,6 +279,14 @@ struct GemvPolicy {
   index_t dot_held_x_narrow_min_bytes = index_t(8) << 20;
   index_t dot_held_x_narrow_min_fill_percent = 50;
   index_t dot_held_x_narrow_blocks_per_sm = 4;
+  // Rows of 16-31 words (2-byte 128-248 elements, fp32 64-124), which the flat kernel
+  // takes, go to the narrow rows first up to dot_held_x_narrow_flat_max_bytes (with
+  // dot_held_x_narrow 1 and its rules; 0: never). H200, same run, three rounds, against
+  // dot_flat_kernel (cuBLAS): bf16 row N 65536 x 128 (16 MiB) 9.49 -> 5.92 us (8.61), 131072
+  // x 248 (62 MiB) 20.73 -> 17.50 (21.88), fp32 131072 x 124 20.16 -> 17.36 (26.35), 262144
+  // x 96 (96 MiB) 0.938x; but bf16 262144 x 192 (96 MiB) 1.007x, 524288 x 128 1.058x, 1048576
+  // x 128 1.123x, fp32 1048576 x 64 1.070x: hence 64 MiB.
+  index_t dot_held_x_narrow_flat_max_bytes = index_t(64) << 20;
   index_t dot_shared_x_min_rows_per_sm = 16;
   index_t dot_shared_x_max_rows_per_sm = 22;
   index_t dot_shared_x_max_bytes = index_t(16) << 20;

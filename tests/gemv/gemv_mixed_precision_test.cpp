@@ -420,11 +420,12 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldX) {
   this->check_dot_shapes(shapes);
 }
 
-// Aligned rows of 32 to 128 whole 16-byte words (256-1024 elements) in the Dot form: on
+// Aligned rows of 16 to 128 whole 16-byte words (128-1024 elements) in the Dot form: on
 // the Cuda backend the held-x kernel's narrow rows (row groups of 8, 16 or 32 lanes, several
-// a warp, GemvPolicy::dot_held_x_narrow; gpu.sh forces them on every shape they take, 2 and
-// 4 words a lane, one and two rows a round). Rows that fill the groups' loads (32, 64, 128
-// words) and rows that leave most of them masked (33, 65 words), fewer rows than a warp
+// a warp, GemvPolicy::dot_held_x_narrow; rows of up to 31 words ahead of the flat kernel up
+// to 64 MiB; gpu.sh forces them on every shape they take, 2 and 4 words a lane, one and two
+// rows a round). Rows that fill the groups' loads (16, 32, 64, 128 words) and rows that leave
+// many of them masked (17, 25, 33, 65 words), fewer rows than a warp
 // has groups (5), counts that end inside a warp's groups, lda with padding (NaN), beta = 0
 // over NaN in y, x and y strided (x packed first). One small shape elsewhere.
 TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXNarrow) {
@@ -432,9 +433,13 @@ TYPED_TEST(GemvMixedPrecisionTest, DotFormHeldXNarrow) {
   std::vector<Shape> shapes = {{300, 512, 8}};
   if (kTunedBackend) {
     shapes.insert(shapes.end(), {{5, 512, 0}, {3001, 256, 0}, {4099, 264, 0}, {2001, 520, 8}, {1000, 768, 16},
-                                 {777, 1024, 0}, {1500, 1024, 24}, {9001, 512, 0}});
+                                 {777, 1024, 0}, {1500, 1024, 24}, {9001, 512, 0}, {3001, 128, 0}, {1000, 200, 8},
+                                 {77, 136, 0}});
   }
-  if (full_size()) shapes.push_back({131072, 512, 0});
+  if (full_size()) {
+    shapes.push_back({131072, 512, 0});
+    shapes.push_back({65536, 128, 0});
+  }
   this->check_dot_shapes(shapes);
 }
 

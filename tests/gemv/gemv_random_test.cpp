@@ -316,12 +316,12 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
   }
 }
 
-// Dot-form rows of 32-128 whole 16-byte words (float: 128-512 elements) on 16-byte
+// Dot-form rows of 16-128 whole 16-byte words (float: 64-512 elements) on 16-byte
 // boundaries, which the Cuda backend's x-held kernel takes in narrow row groups (8-32
 // lanes, several a warp: GemvPolicy::dot_held_x_narrow): rows that fill the groups' loads
-// and rows that leave most of them masked (33, 65 words), fewer rows than a warp has groups,
-// counts that end inside a warp's groups, lda with padding; beta = 0 over a poisoned y,
-// strided x and y. gpu.sh forces the kernel on every shape it can take.
+// and rows that leave many of them masked (17, 25, 33, 65 words), fewer rows than a warp
+// has groups, counts that end inside a warp's groups, lda with padding; beta = 0 over a
+// poisoned y, strided x and y. gpu.sh forces the kernel on every shape it can take.
 TYPED_TEST(GemvRandomTest, DotFormHeldXNarrowRows) {
   struct Shape {
     index_t rows, length, lda_extra;
@@ -329,7 +329,7 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXNarrowRows) {
   std::vector<Shape> shapes = {{300, 256, 4}};
   if (kBackend == fastmv::Backend::Cuda) {
     shapes.insert(shapes.end(), {{5, 256, 0}, {3001, 128, 0}, {4099, 132, 0}, {2001, 260, 4}, {1000, 384, 8},
-                                 {777, 512, 0}, {9001, 256, 0}});
+                                 {777, 512, 0}, {9001, 256, 0}, {3001, 64, 0}, {1000, 100, 4}, {77, 68, 0}});
   }
   for (const Shape shape : shapes) {
     for (const Layout layout : kLayouts) {
