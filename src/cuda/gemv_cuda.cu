@@ -1690,12 +1690,16 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const index_t tma_max_bytes = sizeof(TA) == 2 ? policy.axpy_tma_max_bytes_2byte : policy.axpy_tma_max_bytes;
   // Aligned vectors longer than axpy_flat_large_max_vector_bytes in one matrix of at least
   // axpy_tma_split_min_bytes: the TMA kernel split one block an SM before the flat kernel
-  // (GemvPolicy::axpy_flat_large_max_vector_bytes).
+  // (GemvPolicy::axpy_flat_large_max_vector_bytes), but on fast memory vectors of at most
+  // 256 bytes from axpy_flat_fast_memory_256_min_bytes stay on the flat kernel.
   const index_t vector_bytes = args.length * static_cast<index_t>(sizeof(TA));
+  const bool flat_256 = policy.axpy_flat_fast_memory_256_min_bytes > 0 && vector_bytes <= 256 &&
+                        matrix_bytes >= policy.axpy_flat_fast_memory_256_min_bytes && fast_memory(state);
   if (aligned && args.batch == 1 && policy.axpy_flat == 1 && policy.axpy_tma_split_wide == 1 &&
       policy.axpy_tma_min_bytes > 0 && policy.axpy_tma_split_min_bytes > 0 &&
       matrix_bytes >= policy.axpy_tma_split_min_bytes && vector_bytes > policy.axpy_flat_large_max_vector_bytes &&
-      vector_bytes <= policy.axpy_flat_max_vector_bytes && axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
+      vector_bytes <= policy.axpy_flat_max_vector_bytes && !flat_256 &&
+      axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
     return;
   }
   if (axpy_flat(args, state)) return;

@@ -171,6 +171,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_flat_min_bytes", &policy.axpy_flat_min_bytes},
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
+      {"axpy_flat_fast_memory_256_min_bytes", &policy.axpy_flat_fast_memory_256_min_bytes},
       {"axpy_tma_large_max_tiles_percent", &policy.axpy_tma_large_max_tiles_percent},
       {"axpy_tma_large_4byte_few_vectors", &policy.axpy_tma_large_4byte_few_vectors},
       {"axpy_tma_large_4byte_few_vectors_max_tiles_percent", &policy.axpy_tma_large_4byte_few_vectors_max_tiles_percent},

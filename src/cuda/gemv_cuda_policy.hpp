@@ -415,6 +415,15 @@ struct GemvPolicy {
   // 91.3 (94.1), 100000 x 256 27.5 -> 23.0 (23.5). Vectors of 80 bytes lost on TMA (64:
   // bf16 1048576 x 40 36.8 -> 49.6); 128 bytes even (bf16 1048576 x 64 53.3 -> 52.6).
   index_t axpy_flat_large_max_vector_bytes = 128;
+  // ... except, on fast memory (fast_memory_min_gbps_per_sm), vectors of at most 256
+  // bytes in matrices of at least axpy_flat_fast_memory_256_min_bytes, which stay on the
+  // flat kernel (forty-ninth session; 0: never). H200, two runs of three rounds, row T,
+  // TMA splits -> flat (cuBLAS): bf16 1048576 x 128 71.36 -> 69.36 us (70.16) and 71.34 ->
+  // 69.38 (69.28), 1572864 x 128 104.96 -> 101.02, 2097152 x 128 137.86 -> 131.01 (132.43),
+  // fp16 col N 128 x 2097152 137.57 -> 131.36 (132.08), fp32 1048576 x 64 70.54 -> 68.42,
+  // 2097152 x 64 135.82 -> 130.77; 786432 x 128 (192 MiB) 0.991x, but 524288 x 128 1.018x,
+  // 393216 x 128 1.042x, 262144 x 128 1.064x (the H100's 128-byte bound above holds there).
+  index_t axpy_flat_fast_memory_256_min_bytes = index_t(192) << 20;
   // Dot form, staged kernel: tiles shrink (to no fewer than half a row per thread) until
   // the grid has this many blocks per SM (0: always whole tiles).
   index_t staged_blocks_per_sm = 4;
