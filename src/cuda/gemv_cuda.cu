@@ -446,6 +446,34 @@ bool dot_shared_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, int lanes, index
   return true;
 }
 
+// Sizes and queues a grid of dot_held_x_kernel (`groups` row groups of `warps` warps a
+// block): one wave of `per_sm_wanted` blocks an SM (fewer where they do not fit), no more
+// blocks than row groups, each block's row shares in at most 48 KiB; where the grid's
+// groups do not cover the rows, blocks a multiple of period / gcd(period, groups)
+// (`period` > 0: shifted rows, whose row groups must keep one offset class), and x packed
+// first where `x_packed`. `trace(blocks, per_sm, row_sums)` prints the choice under
+// GemvPolicy::trace. False, nothing queued, where the shares do not fit.
+template <typename TA, typename TX, typename TY, typename Acc, typename Trace>
+bool launch_held_x(void (*kernel)(const GemvArgs<TA, TX, TY, Acc>), GemvArgs<TA, TX, TY, Acc> args,
+                   index_t groups, index_t warps, index_t per_sm_wanted, index_t period, bool x_packed,
+                   fastmv::detail::CudaState& state, Trace&& trace) {
+  constexpr index_t kMostShared = 48 * 1024;
+  const auto shared_for = [&](index_t b) {
+    return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * warps *
+                                    static_cast<index_t>(sizeof(Acc)));
+  };
+  index_t blocks = std::min(per_sm_wanted * state.multiprocessors, ceil_div(args.count, groups));
+  if (shared_for(blocks) > kMostShared) return false;
+  const index_t per_sm = resident_blocks(kernel, shared_for(blocks));
+  blocks = std::min(blocks, per_sm * state.multiprocessors);
+  if (period > 0 && blocks * groups < args.count) blocks -= blocks % (period / std::gcd(period, groups));
+  if (blocks == 0 || shared_for(blocks) > kMostShared) return false;
+  if (x_packed) pack_x_in_workspace(args, state);
+  if (GemvPolicy::get().trace) trace(blocks, per_sm, held_x_slots(args.count, blocks, groups) * groups);
+  launch(kernel, dim3(static_cast<unsigned>(blocks)), shared_for(blocks), state, early_launch(state), 0, args);
+  return true;
+}
+
 // dot_held_x's narrow rows (aligned rows of at most kHeldXNarrowMaxWords words, 2- and
 // 4-byte types): row groups of kL lanes, several a warp (GemvPolicy::dot_held_x_narrow).
 template <typename TA, typename TX, typename TY, typename Acc>
@@ -471,25 +499,17 @@ bool dot_held_x_narrow(GemvArgs<TA, TX, TY, Acc> args, bool x_packed, fastmv::de
                           : lanes == 8  ? dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 8>
                           : lanes == 16 ? dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 16>
                                         : dot_held_x_kernel<TA, TX, TY, Acc, 1, 2, false, 2, 32>;
-    const index_t groups = kBlockThreads / lanes;  // a block's
-    constexpr index_t kMostShared = 48 * 1024;
-    const auto shared_for = [&](index_t b) {
-      return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * static_cast<index_t>(sizeof(Acc)));
-    };
-    index_t blocks = std::min(policy.dot_held_x_narrow_blocks_per_sm * state.multiprocessors, ceil_div(args.count, groups));
-    if (shared_for(blocks) > kMostShared) return false;
-    blocks = std::min(blocks, resident_blocks(kernel, shared_for(blocks)) * state.multiprocessors);
-    if (blocks == 0 || shared_for(blocks) > kMostShared) return false;
-    if (x_packed) pack_x_in_workspace(args, state);
-    if (policy.trace) {
-      trace_call("dot held x, narrow rows", args);
-      std::fprintf(stderr, "%lld lanes x %lld words a lane a row, %d rows a round, %lld blocks, %lld row sums a block, x packed %d\n",
-                   static_cast<long long>(lanes), static_cast<long long>(k), k == 2 ? 2 : 1,
-                   static_cast<long long>(blocks), static_cast<long long>(held_x_slots(args.count, blocks, groups) * groups),
-                   x_packed ? 1 : 0);
-    }
-    launch(kernel, dim3(static_cast<unsigned>(blocks)), shared_for(blocks), state, early_launch(state), 0, args);
-    return true;
+    return launch_held_x(kernel, args, /*groups=*/kBlockThreads / lanes, /*warps=*/1,
+                         policy.dot_held_x_narrow_blocks_per_sm, /*period=*/0, x_packed, state,
+                         [&](index_t blocks, index_t, index_t row_sums) {
+                           trace_call("dot held x, narrow rows", args);
+                           std::fprintf(stderr,
+                                        "%lld lanes x %lld words a lane a row, %d rows a round, %lld blocks, "
+                                        "%lld row sums a block, x packed %d\n",
+                                        static_cast<long long>(lanes), static_cast<long long>(k), k == 2 ? 2 : 1,
+                                        static_cast<long long>(blocks), static_cast<long long>(row_sums),
+                                        x_packed ? 1 : 0);
+                         });
   }
 }
 
@@ -573,35 +593,20 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
                       : dot_held_x_kernel<TA, TX, TY, Acc, 8, 7, kShifted>;
     };
     const Kernel kernel = shifted ? pick(std::true_type{}) : pick(std::false_type{});
-    const index_t groups = kBlockThreads / 32 / warps;  // a block's
-    // One wave: dot_held_x_blocks_per_sm an SM (fewer where they do not fit), no more
-    // blocks than row groups; each block's row shares in at most 48 KiB.
-    constexpr index_t kMostShared = 48 * 1024;
-    const auto shared_for = [&](index_t b) {
-      return static_cast<std::size_t>(held_x_slots(args.count, b, groups) * groups * warps *
-                                      static_cast<index_t>(sizeof(Acc)));
-    };
+    // One wave of dot_held_x(_fast_memory)_blocks_per_sm blocks an SM; shifted rows: where a
+    // row group takes more than one row, the grid's row groups a multiple of the period, so
+    // that all of a group's rows share their offset.
     const index_t per_sm_wanted = fast ? policy.dot_held_x_fast_memory_blocks_per_sm : policy.dot_held_x_blocks_per_sm;
-    index_t blocks = std::min(per_sm_wanted * state.multiprocessors, ceil_div(args.count, groups));
-    if (shared_for(blocks) > kMostShared) return false;
-    const index_t per_sm = resident_blocks(kernel, shared_for(blocks));
-    blocks = std::min(blocks, per_sm * state.multiprocessors);
-    // Shifted rows: where a row group takes more than one row, the grid's row groups a
-    // multiple of the period, so that all of a group's rows share their offset.
-    if (shifted && blocks * groups < args.count) {
-      const index_t unit = period / std::gcd(period, groups);
-      blocks -= blocks % unit;
-    }
-    if (blocks == 0 || shared_for(blocks) > kMostShared) return false;
-    if (x_packed) pack_x_in_workspace(args, state);
-    if (policy.trace) {
-      trace_call(shifted ? "dot held x, shifted rows" : "dot held x", args);
-      std::fprintf(stderr, "%lld warps x %d words a lane a row, %lld blocks (%lld an SM fit), %lld row sums a block, x packed %d\n",
-                   static_cast<long long>(warps), k, static_cast<long long>(blocks), static_cast<long long>(per_sm),
-                   static_cast<long long>(held_x_slots(args.count, blocks, groups) * groups), x_packed ? 1 : 0);
-    }
-    launch(kernel, dim3(static_cast<unsigned>(blocks)), shared_for(blocks), state, early_launch(state), 0, args);
-    return true;
+    return launch_held_x(kernel, args, /*groups=*/kBlockThreads / 32 / warps, warps, per_sm_wanted,
+                         shifted ? period : 0, x_packed, state, [&](index_t blocks, index_t per_sm, index_t row_sums) {
+                           trace_call(shifted ? "dot held x, shifted rows" : "dot held x", args);
+                           std::fprintf(stderr,
+                                        "%lld warps x %d words a lane a row, %lld blocks (%lld an SM fit), "
+                                        "%lld row sums a block, x packed %d\n",
+                                        static_cast<long long>(warps), k, static_cast<long long>(blocks),
+                                        static_cast<long long>(per_sm), static_cast<long long>(row_sums),
+                                        x_packed ? 1 : 0);
+                         });
   }
 }
 

@@ -838,13 +838,14 @@ __global__ void __launch_bounds__(kBlockThreads)
 // Narrow rows (kL < 32, one warp, aligned rows of at most kHeldXNarrowMaxWords words): a
 // row group is kL lanes of a warp, the warp's 32 / kL groups taking neighbouring rows and
 // going round together (the shuffles need the whole warp), a group past the last row
-// loading nothing. So each lane loads its words of x once, as the kernel starts, and keeps them for every
-// row: no x in the loop, where dot_kernel and dot_balanced_kernel read x through L1 again
-// for every row (two 16-byte loads of fp32 x a word of bf16 A). The grid is one wave of
-// row groups, group g of G taking rows g, g + G, g + 2G, ..., so that the grid reads A
-// front to back as the benchmark's read ceiling does; each warp keeps its share of a
-// row's sum in shared memory, and one thread a row adds the shares in warp order at the
-// end (a row's result does not depend on timing). Measurements: GemvPolicy::dot_held_x.
+// loading nothing. So each lane loads its words of x once, as the kernel starts, and
+// keeps them for every row: no x in the loop, where dot_kernel and dot_balanced_kernel
+// read x through L1 again for every row (two 16-byte loads of fp32 x a word of bf16 A).
+// The grid is one wave of row groups, group g of G taking rows g, g + G, g + 2G, ..., so
+// that the grid reads A front to back as the benchmark's read ceiling does; each warp
+// keeps its share of a row's sum in shared memory, and one thread a row adds the shares
+// in warp order at the end (a row's result does not depend on timing). Measurements:
+// GemvPolicy::dot_held_x.
 // kShifted: rows off 16-byte boundaries, or of a length that ends inside a word (A
 // aligned to its element), one matrix. The grid's row groups G are a multiple of the rows'
 // period (the dispatcher's), so that the rows g, g + G, ... of a group all lie the same
@@ -979,14 +980,14 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
     const index_t r = r0 + sub;
     uint4 a[kRows][kK];
     Bits edge_bits[kRows];
+    bool here[kRows];  // row r + q * groups is a row (the same for a whole warp where kL is 32)
 #pragma unroll
     for (int q = 0; q < kRows; ++q) {
-      // The same for a whole warp where kL is 32.
-      const bool here = (kL == 32 && q == 0) || r + q * groups < args.count;
+      here[q] = (kL == 32 && q == 0) || r + q * groups < args.count;
       const TA* row = A + (r + q * groups) * args.lda;
 #pragma unroll
       for (int k = 0; k < kK; ++k) {
-        a[q][k] = here && in_row(k) ? load_stream(row + head + word_of(k) * V) : make_uint4(0, 0, 0, 0);
+        a[q][k] = here[q] && in_row(k) ? load_stream(row + head + word_of(k) * V) : make_uint4(0, 0, 0, 0);
       }
       // The edge's bits join the loads the sum waits for: left to its own use after the
       // words' multiplies, ptxas issued the edge load there, and the last warp, which
@@ -994,7 +995,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
       // 50.8 with the load issued with the words').
       edge_bits[q] = 0;
       if constexpr (kShifted) {
-        if (here && edge_lane) edge_bits[q] = __ldg(reinterpret_cast<const Bits*>(row + edge_element));
+        if (here[q] && edge_lane) edge_bits[q] = __ldg(reinterpret_cast<const Bits*>(row + edge_element));
       }
     }
     // Every load of the rows before the first multiply (the sums start from their bits
@@ -1027,7 +1028,7 @@ __global__ void __launch_bounds__(kBlockThreads, kK <= 4 ? 3 : 2)
       }
 #pragma unroll
       for (int offset = kL / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-      if (lane == 0 && ((kL == 32 && q == 0) || r + q * groups < args.count)) mine[(slot + q) * kW + part] = sum;
+      if (lane == 0 && here[q]) mine[(slot + q) * kW + part] = sum;
     }
   }
   __syncthreads();
