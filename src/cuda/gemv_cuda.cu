@@ -1882,6 +1882,15 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
     if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
     const auto blocks_for = [&](index_t s) { return tiles * s * args.batch; };
+    // Realigned vectors on fast memory: at most axpy_realigned_max_waves waves, one where
+    // one is full enough (GemvPolicy).
+    if (loads_for(lanes) == AxpyLoads::kRealigned && policy.axpy_realigned_max_waves > 0 && fast_memory(state)) {
+      const index_t one_wave_splits = slots / blocks_for(1);
+      const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >=
+                                                        policy.axpy_realigned_one_wave_min_fill_percent * slots;
+      const index_t waves = one_wave ? 1 : policy.axpy_realigned_max_waves;
+      max_splits = std::max<index_t>(1, std::min(max_splits, waves * slots / blocks_for(1)));
+    }
     // Split counts past 32 that fill whole waves too, but not for realigned vectors, and
     // on fast memory only up to split_fill_waves_fast_memory_max_waves waves
     // (GemvPolicy::split_fill_waves).

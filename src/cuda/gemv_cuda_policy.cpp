@@ -188,6 +188,8 @@ GemvPolicy parse(const char* text) {
       {"max_splits", &policy.max_splits},
       {"split_fill_waves", &policy.split_fill_waves},
       {"split_fill_waves_fast_memory_max_waves", &policy.split_fill_waves_fast_memory_max_waves},
+      {"axpy_realigned_max_waves", &policy.axpy_realigned_max_waves},
+      {"axpy_realigned_one_wave_min_fill_percent", &policy.axpy_realigned_one_wave_min_fill_percent},
       {"cluster_max_splits", &policy.cluster_max_splits},
       {"trace", &policy.trace},
       {"early_launch", &policy.early_launch},

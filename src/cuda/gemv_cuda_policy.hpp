@@ -954,6 +954,20 @@ struct GemvPolicy {
   // With 1, by a trace of the same sweep, 65536 x 1032 is the only choice that changes
   // (same run, three rounds: 73.93 -> 69.77 us).
   index_t split_fill_waves_fast_memory_max_waves = 1;
+  // Realigned Axpy vectors (2-byte types with odd lda) on the register kernel, on fast
+  // memory: splits only up to those that fit axpy_realigned_max_waves waves of block slots
+  // (0: any), and one wave where one fills at least axpy_realigned_one_wave_min_fill_percent
+  // of the slots; choose_split alone takes a fuller last wave over fewer waves (7169^2:
+  // 29 tiles, 27 splits in 2 waves at 98.9 % rather than 13 in one at 95.2 %). H200, same
+  // run, three rounds, two passes, bf16 row T (fp16 alike), any -> one wave: 7169^2
+  // (95.2 %) 36.69 -> 34.07 us, 7681^2 (93.9 %) 40.27 -> 38.33, 8449^2 (94.4 %) 46.53 ->
+  // 44.91, 9217^2 (93.4 %) 53.61 -> 52.60, 9473^2 59.0 -> 54.6, 10497^2 68.60 -> 65.79,
+  // 11777^2 82.05 -> 80.72, 10241^2 (93.2 %) and 12033^2 even; but 11521^2 (92.9 %) 77.65
+  // -> 78.95, 11265^2 (90.9 %) 1.018x, 12545^2 (88.4 %) 1.036x, 12801^2 (90.0 %) 1.041x.
+  // At most two waves: 9473^2 0.916x, 10497^2 0.955x, 11777^2 0.981x, 12801^2 0.990x, no
+  // order slower by more than the runs' noise (1.5 %).
+  index_t axpy_realigned_max_waves = 2;
+  index_t axpy_realigned_one_wave_min_fill_percent = 93;
   // Dot form: splits of a row tile up to this many form one thread block cluster and
   // add up through distributed shared memory (compute capability 9 and up; at most 16),
   // no handshake through global memory; 0 or 1: never. (The Axpy kernel's splits in
