@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Break a `fastmv bench gemv --csv` run (fastmv against a vendor) down by class: the
+points behind issue 3's acceptance criteria, by form (Dot: row-major N and column-major
+T; Axpy: the other two), element type and size, and, given a second run of the same
+points, how fastmv's and the vendor's times moved between the two.
+
+    sweep_classes.py run.csv                   # criteria 1-3 by class
+    sweep_classes.py run.csv --ceiling 4584    # criterion 1 against another run's ceiling
+    sweep_classes.py new.csv --against old.csv # time ratios new / old by class
+
+The criteria are counted as `fastmv bench gemv --acceptance` counts them: fp32 and bf16
+points with at least 64 MiB of matrix under 92 % of the read ceiling; points where
+fastmv's GB/s is under the vendor's; square orders n >= 2048, n % 256 == 0, whose n + 1
+or n + 8 neighbour's GB/s differs from n's by more than 5 %.
+"""
+import argparse
+import collections
+import csv
+import math
+
+SIZES = {"float": 4, "double": 8, "bf16": 2, "fp16": 2}
+BANDS = [(0, "< 8 MiB"), (8 << 20, "8-64 MiB"), (64 << 20, "64-256 MiB"), (256 << 20, ">= 256 MiB")]
+
+
+def load(path):
+    """{(dtype, layout, op, m, n, lda): {implementation: row}}"""
+    points = collections.defaultdict(dict)
+    with open(path, newline="") as file:
+        for row in csv.DictReader(file):
+            key = (row["dtype"], row["layout"], row["op"], int(row["m"]), int(row["n"]), int(row["lda"]))
+            points[key][row["implementation"]] = row
+    return points
+
+
+def form(key):
+    return "Dot" if (key[1] == "row-major") == (key[2] == "N") else "Axpy"
+
+
+def matrix_bytes(key):
+    return key[3] * key[4] * SIZES[key[0]]
+
+
+def band(key):
+    """Index into BANDS of the matrix's size."""
+    return [i for i, (floor, _) in enumerate(BANDS) if matrix_bytes(key) >= floor][-1]
+
+
+def vendor_of(entry):
+    others = [name for name in entry if name != "fastmv"]
+    return others[0] if others else None
+
+
+def criteria(points, ceiling):
+    under_ceiling = collections.Counter()
+    large = 0
+    under_vendor = collections.Counter()
+    ratios = []
+    for key, entry in points.items():
+        fastmv = entry.get("fastmv")
+        if fastmv is None:
+            continue
+        gbps = float(fastmv["gbps"])
+        if key[0] in ("float", "bf16") and matrix_bytes(key) >= 64 << 20:
+            large += 1
+            fraction = gbps / ceiling if ceiling else float(fastmv["fraction_of_read_ceiling"])
+            if fraction < 0.92:
+                under_ceiling[(form(key), key[0])] += 1
+        vendor = vendor_of(entry)
+        if vendor is not None:
+            ratio = gbps / float(entry[vendor]["gbps"])
+            ratios.append(math.log(ratio))
+            if ratio < 1.0:
+                under_vendor[(form(key), key[0])] += 1
+    against = f"a ceiling of {ceiling:.0f} GB/s" if ceiling else "the run's ceiling"
+    print(f"1. under 92 % of {against}: {sum(under_ceiling.values())} of {large}",
+          dict(sorted(under_ceiling.items())))
+    if ratios:
+        print(f"2. geometric mean {math.exp(sum(ratios) / len(ratios)):.3f}x over {len(ratios)}; "
+              f"under 1.0x: {sum(under_vendor.values())}", dict(sorted(under_vendor.items())))
+    squares = {key[:4]: float(entry["fastmv"]["gbps"]) for key, entry in points.items()
+               if key[3] == key[4] == key[5] and "fastmv" in entry}
+    cliffs = collections.Counter()
+    pairs = 0
+    for (dtype, layout, op, n), gbps in squares.items():
+        if n < 2048 or n % 256 != 0:
+            continue
+        for step in (1, 8):
+            neighbour = squares.get((dtype, layout, op, n + step))
+            if neighbour is None:
+                continue
+            pairs += 1
+            if abs(neighbour / gbps - 1) > 0.05:
+                cliffs[(form((dtype, layout, op)), "n+%d" % step)] += 1
+    print(f"3. cliff pairs beyond 5 %: {sum(cliffs.values())} of {pairs}", dict(sorted(cliffs.items())))
+
+
+def compare(new, old):
+    by_class = collections.defaultdict(lambda: collections.defaultdict(list))
+    for key, entry in new.items():
+        if key not in old:
+            continue
+        for name, row in entry.items():
+            if name in old[key]:
+                ratio = float(row["median_s"]) / float(old[key][name]["median_s"])
+                by_class[(form(key), "fp32" if key[0] == "float" else key[0], band(key))][name].append(math.log(ratio))
+    print("time new / old, geometric mean by class (points):")
+    for cls in sorted(by_class):
+        cells = "  ".join(f"{name} {math.exp(sum(v) / len(v)):.3f}x ({len(v)})" for name, v in sorted(by_class[cls].items()))
+        print(f"  {cls[0]:4} {cls[1]:6} {BANDS[cls[2]][1]:10}  {cells}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", help="CSV written by fastmv bench gemv --csv")
+    parser.add_argument("--ceiling", type=float, help="count criterion 1 against this read ceiling (GB/s)")
+    parser.add_argument("--against", help="an earlier run's CSV of the same points")
+    args = parser.parse_args()
+    points = load(args.run)
+    criteria(points, args.ceiling)
+    if args.against:
+        compare(points, load(args.against))
+
+
+if __name__ == "__main__":
+    main()
