@@ -127,6 +127,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0 \
     "$cuda_test" --gtest_brief=1
+  # ... and in full size the large mixed-precision shapes, among them aligned 2-byte Axpy
+  # grids with 8 words in flight in one wave (GemvPolicy::axpy_one_wave_unroll8_max_rounds).
+  step tests-fast-memory-large env FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='*LargeShapes*'
   # ... and tall grids split one block an SM at every size, which on fast memory read
   # 2-byte vectors in 16-word tiles (GemvPolicy::axpy_tma_split_16word_fast_memory).
   step tests-fast-memory-split-wide env FASTMV_TEST_QUICK=1 \

@@ -1871,52 +1871,76 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
         matrix_bytes >= policy.axpy_large_unroll_8byte_min_bytes) {
       unroll = 8;  // GemvPolicy::axpy_large_unroll_8byte_min_bytes
     }
-    const index_t slots =
-        resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), unroll, held_for(lanes))) * state.multiprocessors;
     // The caps on splits: the partial sums a tile's last block reads and the workspace
     // (max_splits_by_bytes), and min_vectors vectors a group (max_splits).
     const index_t max_splits_by_bytes = std::min(
         {std::max<index_t>(1, policy.axpy_max_partial_bytes_per_tile / static_cast<index_t>(tile_outputs * sizeof(Acc))),
          policy.max_splits,
          std::max<index_t>(1, policy.max_workspace_bytes / static_cast<index_t>(args.batch * args.length * sizeof(Acc)))});
-    index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
-    if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
     const auto blocks_for = [&](index_t s) { return tiles * s * args.batch; };
-    // Realigned vectors on fast memory: at most axpy_realigned_max_waves waves, one where
-    // one is full enough (GemvPolicy).
-    if (loads_for(lanes) == AxpyLoads::kRealigned && policy.axpy_realigned_max_waves > 0 && fast_memory(state)) {
-      const index_t one_wave_splits = slots / blocks_for(1);
-      const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >=
-                                                        policy.axpy_realigned_one_wave_min_fill_percent * slots;
-      const index_t waves = one_wave ? 1 : policy.axpy_realigned_max_waves;
-      max_splits = std::max<index_t>(1, std::min(max_splits, waves * slots / blocks_for(1)));
-    }
-    // Split counts past 32 that fill whole waves too, but not for realigned vectors, and
-    // on fast memory only up to split_fill_waves_fast_memory_max_waves waves
-    // (GemvPolicy::split_fill_waves).
-    const index_t fill_max_waves =
-        policy.split_fill_waves == 0 || loads_for(lanes) == AxpyLoads::kRealigned ? 0
-        : fast_memory(state) && policy.split_fill_waves_fast_memory_max_waves > 0
-            ? policy.split_fill_waves_fast_memory_max_waves
-            : std::numeric_limits<index_t>::max();
-    const SplitChoice split = choose_split([&](index_t, index_t s) { return blocks_for(s); }, max_splits, 1,
-                                           1, max_splits, slots, fill_max_waves);
-    // Then whole rounds: more splits, as long as the grid takes no more waves of block
-    // slots, where that leaves each group fewer rounds of `unroll` vectors (a round of
-    // one vector waits a memory latency as a full one does), down to one round a group
-    // and within max_splits_by_bytes (not min_vectors): fp32 1537^2 took 23 splits of 67
-    // vectors, 9 a group, 3 rounds of 4; 25 splits leave 2.
-    const auto rounds_for = [&](index_t s) { return ceil_div(ceil_div(ceil_div(args.count, s), groups_k), unroll); };
-    index_t chosen = split.splits;
-    if (policy.axpy_whole_rounds != 0 && args.batch <= static_cast<index_t>(kMaxGridZ)) {
-      const index_t waves = ceil_div(blocks_for(chosen), slots);
-      const index_t round_max_splits =
-          std::min({max_splits_by_bytes, std::max<index_t>(1, args.count / (groups_k * unroll))});
-      for (index_t s = chosen + 1; s <= round_max_splits && ceil_div(blocks_for(s), slots) <= waves; ++s) {
-        if (rounds_for(s) < rounds_for(chosen)) chosen = s;
+    // The grid for `u` words in flight: its block slots (the kernel variant's), splits
+    // and rounds of loads a group.
+    struct Plan {
+      index_t slots, splits, blocks, rounds;
+    };
+    const auto plan_for = [&](index_t u) {
+      const index_t slots =
+          resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes))) * state.multiprocessors;
+      index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
+      if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
+      // Realigned vectors on fast memory: at most axpy_realigned_max_waves waves, one where
+      // one is full enough (GemvPolicy).
+      if (loads_for(lanes) == AxpyLoads::kRealigned && policy.axpy_realigned_max_waves > 0 && fast_memory(state)) {
+        const index_t one_wave_splits = slots / blocks_for(1);
+        const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >=
+                                                          policy.axpy_realigned_one_wave_min_fill_percent * slots;
+        const index_t waves = one_wave ? 1 : policy.axpy_realigned_max_waves;
+        max_splits = std::max<index_t>(1, std::min(max_splits, waves * slots / blocks_for(1)));
+      }
+      // Split counts past 32 that fill whole waves too, but not for realigned vectors, and
+      // on fast memory only up to split_fill_waves_fast_memory_max_waves waves
+      // (GemvPolicy::split_fill_waves).
+      const index_t fill_max_waves =
+          policy.split_fill_waves == 0 || loads_for(lanes) == AxpyLoads::kRealigned ? 0
+          : fast_memory(state) && policy.split_fill_waves_fast_memory_max_waves > 0
+              ? policy.split_fill_waves_fast_memory_max_waves
+              : std::numeric_limits<index_t>::max();
+      const SplitChoice split = choose_split([&](index_t, index_t s) { return blocks_for(s); }, max_splits, 1,
+                                             1, max_splits, slots, fill_max_waves);
+      // Then whole rounds: more splits, as long as the grid takes no more waves of block
+      // slots, where that leaves each group fewer rounds of `u` vectors (a round of one
+      // vector waits a memory latency as a full one does), down to one round a group and
+      // within max_splits_by_bytes (not min_vectors): fp32 1537^2 took 23 splits of 67
+      // vectors, 9 a group, 3 rounds of 4; 25 splits leave 2.
+      const auto rounds_for = [&](index_t s) { return ceil_div(ceil_div(ceil_div(args.count, s), groups_k), u); };
+      index_t chosen = split.splits;
+      if (policy.axpy_whole_rounds != 0 && args.batch <= static_cast<index_t>(kMaxGridZ)) {
+        const index_t waves = ceil_div(blocks_for(chosen), slots);
+        const index_t round_max_splits =
+            std::min({max_splits_by_bytes, std::max<index_t>(1, args.count / (groups_k * u))});
+        for (index_t s = chosen + 1; s <= round_max_splits && ceil_div(blocks_for(s), slots) <= waves; ++s) {
+          if (rounds_for(s) < rounds_for(chosen)) chosen = s;
+        }
+      }
+      return Plan{slots, chosen, blocks_for(chosen), rounds_for(chosen)};
+    };
+    Plan plan = plan_for(unroll);
+    // Aligned vectors of 2-byte types (4-byte ones under axpy_one_wave_unroll8_4byte) on
+    // fast memory: 8 words in flight where that grid is one wave of its own block slots,
+    // filled to axpy_one_wave_unroll8_min_fill_percent, in at most
+    // axpy_one_wave_unroll8_max_rounds rounds of loads a group and no more than 4 words
+    // take in all their waves (GemvPolicy).
+    if (aligned && unroll == 4 && (sizeof(TA) == 2 || (sizeof(TA) == 4 && policy.axpy_one_wave_unroll8_4byte != 0)) &&
+        policy.axpy_one_wave_unroll8_max_rounds > 0 && fast_memory(state)) {
+      const Plan deep = plan_for(8);
+      if (deep.blocks <= deep.slots && 100 * deep.blocks >= policy.axpy_one_wave_unroll8_min_fill_percent * deep.slots &&
+          deep.rounds <= policy.axpy_one_wave_unroll8_max_rounds &&
+          deep.rounds <= ceil_div(plan.blocks, plan.slots) * plan.rounds) {
+        unroll = 8;
+        plan = deep;
       }
     }
-    args.split_length = ceil_div(args.count, chosen);
+    args.split_length = ceil_div(args.count, plan.splits);
   }
   splits = ceil_div(args.count, args.split_length);
   const index_t groups_k = kBlockThreads / lanes;

@@ -968,6 +968,33 @@ struct GemvPolicy {
   // order slower by more than the runs' noise (1.5 %).
   index_t axpy_realigned_max_waves = 2;
   index_t axpy_realigned_one_wave_min_fill_percent = 93;
+  // Aligned 2-byte Axpy vectors on the register kernel, on fast memory: 8 words in flight
+  // (instead of axpy_large_unroll's 4) where that grid fits one wave of its own block
+  // slots (ptxas gives the 8-word kernel 74 registers for bf16, 3 blocks an SM, and 119
+  // for fp16, 2; the 4-word kernels run 4), filled to at least
+  // axpy_one_wave_unroll8_min_fill_percent, in at most axpy_one_wave_unroll8_max_rounds
+  // rounds of loads a group (0: never) and no more than the 4-word grid's rounds times
+  // its waves; axpy_one_wave_unroll8_4byte 1 applies the same test to fp32. H200, same
+  // run, three rounds, two passes agreeing within 1 %, bf16 and fp16 row T, the aligned
+  // sweep shapes from 16 MiB on this kernel, 4 -> 8 words everywhere
+  // (`axpy_large_unroll=8`): the 8-word grids of more than one wave slower but one (39 of
+  // 40 by 0.5-24 %: bf16 512 x 131072 1.23x, 7424^2 1.12x, fp16 7168^2 1.08x); in one wave
+  // filled to 91-100 % with 4-17 rounds faster at 26 of 27 shapes (bf16 1544 x 16384
+  // 0.946x, 7168^2 0.954x, 9216^2 0.961x and 9984^2 0.949x, whose 4-word grids take two
+  // waves; fp16, at the 4-word grid's rounds, 1544 x 16384 0.914x, 1032 x 65536 0.939x,
+  // 5120^2 0.940x), bf16 4096 x 11008 1.008x; in one wave at 20 rounds or more even or
+  // slower (bf16 11008^2 1.031x, 11264^2 1.023x; fp16 11264^2 1.025x); bf16 4608^2 (82 %
+  // of a wave) 1.061x, fp16 4608^2 (6 rounds for 5) 1.011x. fp32 under a first build's
+  // test (8 words only in fewer rounds than 4 take): 13 grids moved, 1.008x the time. As built, against it off, same run, three
+  // rounds, two passes (row T; 23 shapes, 46 grids): the 27 grids it moves 0.969x the
+  // time, none slower by more than 0.4 % (bf16 4096 x 11008 even): bf16 1544 x 16384
+  // 17.23 -> 16.08 us (cuBLAS 15.81), 7168^2 28.78 -> 27.49, 9984^2 51.16 -> 48.73
+  // (51.88), 5632^2 19.58 -> 18.89 (19.21); fp16 1544 x 16384 17.20 -> 15.78 (15.79),
+  // 1032 x 65536 35.69 -> 33.54 (35.65), 5120^2 17.53 -> 16.49 (16.92); the 19 grids it
+  // leaves within 0.4 % in both passes but one (fp16 11264^2, 1.002x and 1.024x).
+  index_t axpy_one_wave_unroll8_max_rounds = 17;
+  index_t axpy_one_wave_unroll8_min_fill_percent = 90;
+  index_t axpy_one_wave_unroll8_4byte = 0;
   // Dot form: splits of a row tile up to this many form one thread block cluster and
   // add up through distributed shared memory (compute capability 9 and up; at most 16),
   // no handshake through global memory; 0 or 1: never. (The Axpy kernel's splits in
