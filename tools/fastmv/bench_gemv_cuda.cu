@@ -40,6 +40,7 @@
 #include "fastmv/cuda.hpp"
 #include "gpu_sweep.hpp"
 #include "progress.hpp"
+#include "read_stream.cuh"
 
 namespace fastmv_tool {
 namespace {
@@ -135,32 +136,6 @@ __global__ void fill_operands(T* data, std::size_t count, std::uint64_t base) {
   }
 }
 
-constexpr int kReadThreads = 256;
-
-// Sums `count` 16-byte words, grid-stride, four independent loads in flight per thread
-// (2048 threads x 64 bytes per SM is several times what the memory latency needs).
-// The sum is stored only if it equals a value the data cannot give, which keeps every
-// load alive without a store per thread.
-__global__ void __launch_bounds__(kReadThreads)
-    read_stream(const uint4* __restrict__ data, std::size_t count, unsigned* sink) {
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  unsigned sum = 0;
-  for (; i + 3 * stride < count; i += 4 * stride) {
-    const uint4 a = data[i];
-    const uint4 b = data[i + stride];
-    const uint4 c = data[i + 2 * stride];
-    const uint4 d = data[i + 3 * stride];
-    sum += (a.x ^ b.y) + (a.y ^ b.z) + (a.z ^ b.w) + (a.w ^ b.x) + (c.x ^ d.y) + (c.y ^ d.z) +
-           (c.z ^ d.w) + (c.w ^ d.x);
-  }
-  for (; i < count; i += stride) {
-    const uint4 a = data[i];
-    sum += a.x + a.y + a.z + a.w;
-  }
-  if (sum == 0x9e3779b9u) *sink = sum;
-}
-
 // ---------------------------------------------------------------------------- CUDA helpers
 
 template <typename T>
@@ -215,7 +190,7 @@ ReadCeiling measure_device_read_ceiling(const fastmv::Context& context, const Gp
   fastmv::cuda::DeviceBuffer<unsigned> sink(context, 1);
   check_cuda(cudaMemsetAsync(buffer.data(), 1, ceiling.bytes, stream), "cudaMemsetAsync");
   int blocks_per_multiprocessor = 0;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, read_stream,
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, read_stream<>,
                                                            kReadThreads, 0),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   const int blocks = std::max(1, blocks_per_multiprocessor) * gpu.multiprocessors;
@@ -228,7 +203,7 @@ ReadCeiling measure_device_read_ceiling(const fastmv::Context& context, const Gp
   std::vector<double> gbps;
   for (int run = -2; run < ceiling.runs; ++run) {
     check_cuda(cudaEventRecord(events[0], stream), "cudaEventRecord");
-    read_stream<<<blocks, kReadThreads, 0, stream>>>(buffer.data(), words, sink.data());
+    read_stream<><<<blocks, kReadThreads, 0, stream>>>(buffer.data(), words, sink.data());
     check_cuda(cudaGetLastError(), "read_stream launch");
     check_cuda(cudaEventRecord(events[1], stream), "cudaEventRecord");
     check_cuda(cudaEventSynchronize(events[1]), "read_stream");

@@ -6,10 +6,11 @@
 //
 //   fastmv_probe_read_per_call        (prints one table; docs/PERFORMANCE.md has the H200's)
 //
-// The ceiling is the benchmark's: a grid-stride sum of 16-byte loads over 2 GiB, 8 blocks of
-// 256 threads an SM, median of 15 passes. Each call reads S bytes at the next offset of the
-// 2 GiB pool (so A comes from DRAM); a sample is a batch of calls lasting about 400 us
-// between CUDA events; the median of 25 samples per size and launch.
+// The ceiling is the benchmark's, with its kernel (tools/fastmv/read_stream.cuh): a
+// grid-stride sum of 16-byte loads over 2 GiB, 8 blocks of 256 threads an SM, median of 15
+// passes. Each call reads S bytes at the next offset of the 2 GiB pool (so A comes from
+// DRAM); a sample is a batch of calls lasting about 400 us between CUDA events; the median
+// of 25 samples per size and launch.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,37 +19,18 @@
 #include <cstdlib>
 #include <vector>
 
+#include "read_stream.cuh"
+
 namespace {
+
+using fastmv_tool::kReadThreads;
+using fastmv_tool::read_stream;
 
 void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {
     std::fprintf(stderr, "fastmv_probe_read_per_call: %s: %s\n", what, cudaGetErrorString(status));
     std::exit(1);
   }
-}
-
-// Sums `count` 16-byte words, grid-stride, four loads in flight per thread; stores the sum
-// only if it equals a value the data cannot give, which keeps every load alive.
-// kWait: launched early, the grid waits for the previous kernel before its first load.
-template <bool kWait>
-__global__ void __launch_bounds__(256) read_call(const uint4* __restrict__ data, std::size_t count, unsigned* sink) {
-  if constexpr (kWait) {
-    asm volatile("griddepcontrol.launch_dependents;" :::);
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-  }
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  unsigned sum = 0;
-  for (; i + 3 * stride < count; i += 4 * stride) {
-    const uint4 a = data[i], b = data[i + stride], c = data[i + 2 * stride], d = data[i + 3 * stride];
-    sum += (a.x ^ b.y) + (a.y ^ b.z) + (a.z ^ b.w) + (a.w ^ b.x) + (c.x ^ d.y) + (c.y ^ d.z) + (c.z ^ d.w) +
-           (c.w ^ d.x);
-  }
-  for (; i < count; i += stride) {
-    const uint4 a = data[i];
-    sum += a.x + a.y + a.z + a.w;
-  }
-  if (sum == 0x9e3779b9u) *sink = sum;
 }
 
 }  // namespace
@@ -70,7 +52,7 @@ int main() {
   int multiprocessors = 0;
   int per_multiprocessor = 0;
   check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, read_call<true>, 256, 0),
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, read_stream<true>, kReadThreads, 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   const int blocks = multiprocessors * per_multiprocessor;
   cudaEvent_t start, stop;
@@ -80,16 +62,16 @@ int main() {
   const auto launch = [&](bool early, const uint4* words, std::size_t count) {
     cudaLaunchConfig_t config{};
     config.gridDim = blocks;
-    config.blockDim = 256;
+    config.blockDim = kReadThreads;
     config.stream = stream;
     cudaLaunchAttribute attribute[1];
     attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute[0].val.programmaticStreamSerializationAllowed = 1;
     config.attrs = attribute;
     config.numAttrs = early ? 1 : 0;
-    check(early ? cudaLaunchKernelEx(&config, read_call<true>, words, count, sink)
-                : cudaLaunchKernelEx(&config, read_call<false>, words, count, sink),
-          "read_call launch");
+    check(early ? cudaLaunchKernelEx(&config, read_stream<true>, words, count, sink)
+                : cudaLaunchKernelEx(&config, read_stream<false>, words, count, sink),
+          "read_stream launch");
   };
   // Median per call of `samples` batches of `calls` calls, each call `bytes` at the next offset.
   const auto median_per_call_s = [&](bool early, std::size_t bytes, int calls, int samples) {
