@@ -122,10 +122,10 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # shapes reach them: balanced Dot grids of more than 3 waves, shifted 4-byte rows at any
   # rows an SM, 2-byte vectors on sectors in wide TMA tiles and fp32 ones in unsplit TMA
   # tiles nearly filling the SMs to the register kernel at any size, TMA classes for
-  # realigned fp32 only at 82-100 % of the SMs in tiles, realigned 2-byte Axpy grids held
-  # to one wave whatever its fill.
+  # realigned fp32 only at 82-100 % of the SMs in tiles, register Axpy grids (realigned,
+  # interleaved and aligned) held to one wave whatever its fill.
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
-    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0 \
+    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0,axpy_interleaved_one_wave_min_fill_percent=0,axpy_aligned_one_wave_min_fill_percent=0 \
     "$cuda_test" --gtest_brief=1
   # ... and in full size the large mixed-precision shapes, among them aligned 2-byte Axpy
   # grids with 8 words in flight in one wave (GemvPolicy::axpy_one_wave_unroll8_max_rounds).

@@ -1888,14 +1888,22 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
           resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes))) * state.multiprocessors;
       index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
       if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
-      // Realigned vectors on fast memory: at most axpy_realigned_max_waves waves, one where
-      // one is full enough (GemvPolicy).
-      if (loads_for(lanes) == AxpyLoads::kRealigned && policy.axpy_realigned_max_waves > 0 && fast_memory(state)) {
+      // On fast memory: one wave where one fills at least axpy_<loads>_one_wave_min_fill_percent
+      // of the slots (over 100: never), else at most axpy_<loads>_max_waves waves (0: any),
+      // for the realigned, interleaved and aligned layouts (GemvPolicy).
+      const AxpyLoads wave_loads = loads_for(lanes);
+      const index_t max_waves = wave_loads == AxpyLoads::kRealigned      ? policy.axpy_realigned_max_waves
+                                : wave_loads == AxpyLoads::kInterleaved ? policy.axpy_interleaved_max_waves
+                                                                         : policy.axpy_aligned_max_waves;
+      const index_t one_wave_fill = wave_loads == AxpyLoads::kRealigned ? policy.axpy_realigned_one_wave_min_fill_percent
+                                    : wave_loads == AxpyLoads::kInterleaved
+                                        ? policy.axpy_interleaved_one_wave_min_fill_percent
+                                        : policy.axpy_aligned_one_wave_min_fill_percent;
+      if (fast_memory(state)) {
         const index_t one_wave_splits = slots / blocks_for(1);
-        const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >=
-                                                          policy.axpy_realigned_one_wave_min_fill_percent * slots;
-        const index_t waves = one_wave ? 1 : policy.axpy_realigned_max_waves;
-        max_splits = std::max<index_t>(1, std::min(max_splits, waves * slots / blocks_for(1)));
+        const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >= one_wave_fill * slots;
+        const index_t waves = one_wave ? 1 : max_waves;
+        if (waves > 0) max_splits = std::max<index_t>(1, std::min(max_splits, waves * slots / blocks_for(1)));
       }
       // Split counts past 32 that fill whole waves too, but not for realigned vectors, and
       // on fast memory only up to split_fill_waves_fast_memory_max_waves waves

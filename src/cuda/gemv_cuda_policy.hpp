@@ -957,7 +957,7 @@ struct GemvPolicy {
   // Realigned Axpy vectors (2-byte types with odd lda) on the register kernel, on fast
   // memory: splits only up to those that fit axpy_realigned_max_waves waves of block slots
   // (0: any), and one wave where one fills at least axpy_realigned_one_wave_min_fill_percent
-  // of the slots; choose_split alone takes a fuller last wave over fewer waves (7169^2:
+  // of the slots (over 100: never; 0: whatever the fill); choose_split alone takes a fuller last wave over fewer waves (7169^2:
   // 29 tiles, 27 splits in 2 waves at 98.9 % rather than 13 in one at 95.2 %). H200, same
   // run, three rounds, two passes, bf16 row T (fp16 alike), any -> one wave: 7169^2
   // (95.2 %) 36.69 -> 34.07 us, 7681^2 (93.9 %) 40.27 -> 38.33, 8449^2 (94.4 %) 46.53 ->
@@ -968,6 +968,27 @@ struct GemvPolicy {
   // order slower by more than the runs' noise (1.5 %).
   index_t axpy_realigned_max_waves = 2;
   index_t axpy_realigned_one_wave_min_fill_percent = 93;
+  // The same for the interleaved layout (4- and 8-byte types with odd lda) and for aligned
+  // vectors: one wave where one fills at least ..._one_wave_min_fill_percent of the slots
+  // (over 100: never), else at most ..._max_waves waves (0: any). choose_split took 31
+  // splits of fp32 6401^2's 51 tiles (1581 blocks, 3 waves at 99.8 %) over 10 in one wave
+  // (96.6 %). H200, same run, two passes each (grids of any waves -> one wave), row T: a
+  // scan with one wave at every fill gained where that wave is at least 93 % full and lost
+  // up to 3 % below it (fp32 interleaved 12033^2, 90.0 %, 143.5 -> 148.1 us; 11521^2, 86 %,
+  // 1.031x); at most two waves otherwise was mixed (fp32 8449^2 1.1 % faster, 12289^2 2 %
+  // slower), hence any number there. As built (93 %), against the
+  // rule off: interleaved fp32 6401^2 47.32 -> 44.86 us (cuBLAS 44.41), 4865^2 29.09 ->
+  // 28.09, 5121^2 31.73 -> 30.66, 5633^2 36.47 -> 35.73, 10497^2 113.33 -> 110.73, 10753^2
+  // 119.13 -> 116.27, fp64 6401^2 87.70 -> 82.90; aligned fp32 10504^2 107.46 -> 105.18,
+  // 12808^2 156.58 -> 152.97, 9216^2 80.75 -> 79.47; bf16 8704^2 39.76 -> 38.33, 9728^2
+  // 47.98 -> 46.22; fp16 8704^2 39.82 -> 38.06, 9984^2 49.73 -> 48.47, 9216^2 43.31 ->
+  // 42.27, 7168^2 (now 8 words in flight, axpy_one_wave_unroll8_max_rounds) 27.59 ->
+  // 27.02; no grid it moves slower by more than the runs' 1.2 % (the same grid's spread
+  // between processes). fp32 6145^2 (92.8 %) gained 2.5 % in the scan and is left out.
+  index_t axpy_interleaved_max_waves = 0;
+  index_t axpy_interleaved_one_wave_min_fill_percent = 93;
+  index_t axpy_aligned_max_waves = 0;
+  index_t axpy_aligned_one_wave_min_fill_percent = 93;
   // Aligned 2-byte Axpy vectors on the register kernel, on fast memory: 8 words in flight
   // (instead of axpy_large_unroll's 4) where that grid fits one wave of its own block
   // slots (ptxas gives the 8-word kernel 74 registers for bf16, 3 blocks an SM, and 119
