@@ -84,6 +84,34 @@ TEST(GpuAcceptance, ReadCeilingJudgesLargeFp32AndBf16PointsOnly) {
   EXPECT_TRUE(contains(item(passing, 1).summary, "1 points, 0 under 92%")) << item(passing, 1).summary;
 }
 
+TEST(GpuAcceptance, ReadFloorIsReportedBesideTheCeilingWithoutChangingTheVerdict) {
+  // fp32 8192^2 (256 MiB) at 2700 GB/s (90 % of 3000): under the criterion. The read of A
+  // alone takes 0.95 of fastmv's time there and reads at 2841 GB/s (94.7 %), so fastmv
+  // reaches 95.0 % of it (A, x and y over A alone); bf16 8192^2 (128 MiB) at 2400 GB/s,
+  // its read 0.90 of fastmv's time, at 2666 GB/s (88.9 %), fastmv at 90.0 % of it.
+  PointResult fp32 = point("float", 8192, 8192, 2700, 2000);
+  fp32.read_floor.samples = 10;
+  fp32.read_floor.median_s = 0.95 * fp32.implementations[0].timing.median_s;
+  PointResult bf16 = point("bf16", 8192, 8192, 2400, 2000);
+  bf16.read_floor.samples = 10;
+  bf16.read_floor.median_s = 0.90 * bf16.implementations[0].timing.median_s;
+  PointResult untimed = point("float", 8193, 8193, 2000, 2000);  // no floor: not counted
+  const auto items = check_gpu_acceptance(report_of({fp32, bf16, untimed}));
+  const AcceptanceItem& ceiling = item(items, 1);
+  EXPECT_EQ(ceiling.status, AcceptanceItem::Status::Fail);
+  EXPECT_EQ(ceiling.offenders.size(), 3u);
+  EXPECT_TRUE(contains(ceiling.summary, "3 points, 3 under 92%")) << ceiling.summary;
+  EXPECT_TRUE(contains(ceiling.summary, "the read itself under 92% of the ceiling at 1 of 2 points"))
+      << ceiling.summary;
+  EXPECT_TRUE(contains(ceiling.summary, "fastmv under 92% of the read's GB/s at 1, worst 90.0% "
+                                        "(bf16 row N 8192x8192)"))
+      << ceiling.summary;
+
+  // No floor timed anywhere: the summary says nothing of it.
+  const auto plain = check_gpu_acceptance(report_of({point("float", 8192, 8192, 2700, 2000)}));
+  EXPECT_FALSE(contains(item(plain, 1).summary, "read of A")) << item(plain, 1).summary;
+}
+
 TEST(GpuAcceptance, CublasRatioNeedsEveryPointAndTheMean) {
   // Every point at least 1.0x but a mean of 1.1x: the mean alone fails the item.
   const auto low_mean = check_gpu_acceptance(report_of({point("float", 1024, 1024, 1100, 1000),

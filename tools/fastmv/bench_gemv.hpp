@@ -99,6 +99,13 @@ struct PointResult {
   double matrix_bytes = 0;  // A alone, in its own type
   std::size_t pool_sets = 0;
   std::vector<ImplementationResult> implementations;  // fastmv first
+  // GPU only, points with at least 8 MiB of A: a kernel that only reads A's bytes (the
+  // read ceiling's kernel), launched once per call as fastmv's kernels are (programmatic
+  // dependent launch), on the same rotated sets, in the same round-robin as fastmv and
+  // cuBLAS. No kernel launched once per call reads A faster, so its time over fastmv's
+  // says how close fastmv comes to what a per-call launch allows at this size (the read
+  // ceiling streams 2 GiB in one launch). samples == 0 where it was not timed.
+  Timing read_floor;
 };
 
 struct ImplementationStatus {

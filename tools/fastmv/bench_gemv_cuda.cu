@@ -607,6 +607,10 @@ class Oracle {
 
 // ---------------------------------------------------------------------------- the harness
 
+// The read floor's DeviceCall::implementation, and the smallest A it is timed at.
+constexpr const char* kReadFloor = "read floor";
+constexpr double kReadFloorMinBytes = 8.0 * 1024 * 1024;
+
 class CudaGemvBench {
  public:
   CudaGemvBench(const GemvBenchOptions& options, const fastmv::Context& context,
@@ -619,7 +623,14 @@ class CudaGemvBench {
         cublas_(cublas),
         run_cublas_(run_cublas),
         budget_(budget),
-        fill_blocks_(8 * report.gpu->multiprocessors) {}
+        fill_blocks_(8 * report.gpu->multiprocessors),
+        sink_(context, 1) {
+    int per_multiprocessor = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
+                                                             read_stream<true>, kReadThreads, 0),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    floor_blocks_ = std::max(1, per_multiprocessor) * report.gpu->multiprocessors;
+  }
 
   // Every point of one dtype, round after round; a point reports the median of its
   // rounds (for cuBLAS, of each round's fastest routine).
@@ -629,6 +640,7 @@ class CudaGemvBench {
     const std::size_t first_point = report_.points.size();
     std::vector<std::vector<std::vector<Timing>>> rounds_of(
         specs.size());  // [point][implementation]
+    std::vector<std::vector<Timing>> floor_rounds_of(specs.size());  // [point]
     for (int round = 0; round < report_.rounds; ++round) {
       for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
@@ -648,6 +660,7 @@ class CudaGemvBench {
           kept.max_error = std::max(kept.max_error, measured.max_error);
           if (measured.timing.samples > 0) rounds_of[i][j].push_back(measured.timing);
         }
+        if (result.read_floor.samples > 0) floor_rounds_of[i].push_back(result.read_floor);
         progress.done(
             index, name,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -660,6 +673,7 @@ class CudaGemvBench {
         if (!rounds_of[i][j].empty())
           merged.implementations[j].timing = combine_rounds(rounds_of[i][j]);
       }
+      if (!floor_rounds_of[i].empty()) merged.read_floor = combine_rounds(floor_rounds_of[i]);
     }
   }
 
@@ -727,6 +741,7 @@ class CudaGemvBench {
         cublas_result.error = error.what();
       }
     }
+    if (result.matrix_bytes >= kReadFloorMinBytes) add_read_floor_call<D>(point, pool, calls);
 
     // One untimed call of each first: an implementation that throws is reported, not timed.
     std::vector<const DeviceCall*> timed;
@@ -743,7 +758,10 @@ class CudaGemvBench {
                                    " broke the CUDA context (" + cudaGetErrorString(state) +
                                    "): " + error.what());
         }
-        if (call.implementation == "fastmv") {
+        if (call.implementation == kReadFloor) {
+          throw std::runtime_error("the read floor at " + describe_point(D::name, spec) + ": " +
+                                   error.what());
+        } else if (call.implementation == "fastmv") {
           fastmv_result.error = error.what();
         } else {
           cublas_errors += (cublas_errors.empty() ? "" : "; ") + std::string(error.what());
@@ -752,7 +770,7 @@ class CudaGemvBench {
     }
 
     try {
-      time_and_check(spec, point, pool, timed, fastmv_result, cublas_result);
+      time_and_check(spec, point, pool, timed, fastmv_result, cublas_result, result.read_floor);
     } catch (const std::exception& error) {
       throw std::runtime_error(describe_point(D::name, spec) + ": " + error.what());
     }
@@ -767,7 +785,8 @@ class CudaGemvBench {
   template <typename D>
   void time_and_check(const PointSpec& spec, const PointLayout& point, DevicePool<D>& pool,
                       const std::vector<const DeviceCall*>& timed,
-                      ImplementationResult& fastmv_result, ImplementationResult& cublas_result) {
+                      ImplementationResult& fastmv_result, ImplementationResult& cublas_result,
+                      Timing& read_floor) {
     std::size_t cursor = 0;
     const std::vector<Timing> timings =
         time_on_stream(timed, point.sets, report_.sampling, stream_, events_, cursor);
@@ -775,6 +794,8 @@ class CudaGemvBench {
     for (std::size_t i = 0; i < timed.size(); ++i) {
       if (timed[i]->implementation == "fastmv") {
         fastmv_result.timing = timings[i];
+      } else if (timed[i]->implementation == kReadFloor) {
+        read_floor = timings[i];
       } else {
         cublas_result.routines.emplace_back(timed[i]->routine, timings[i]);
         if (best_cublas == nullptr || timings[i].median_s < cublas_result.timing.median_s) {
@@ -793,6 +814,34 @@ class CudaGemvBench {
       if (call->implementation == "fastmv") oracle.check(*call, fastmv_result);
       if (call == best_cublas) oracle.check(*call, cublas_result);
     }
+  }
+
+  // The read floor (PointResult::read_floor): read_stream over the set's A, rounded up to
+  // whole 16-byte words (a set starts 256-byte aligned and its stride is padded to 256
+  // bytes, so the last word stays inside it), launched early as fastmv's kernels are.
+  template <typename D>
+  void add_read_floor_call(const PointLayout& point, DevicePool<D>& pool,
+                           std::vector<DeviceCall>& calls) {
+    const std::size_t words =
+        (point.matrix_elements * sizeof(typename D::Matrix) + sizeof(uint4) - 1) / sizeof(uint4);
+    const int blocks = floor_blocks_;
+    unsigned* sink = sink_.data();
+    const cudaStream_t stream = stream_;
+    calls.push_back({kReadFloor, "read_stream (early launch)",
+                     [=, &pool, &point](std::size_t set) {
+                       cudaLaunchConfig_t config{};
+                       config.gridDim = blocks;
+                       config.blockDim = kReadThreads;
+                       config.stream = stream;
+                       cudaLaunchAttribute attribute[1];
+                       attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                       attribute[0].val.programmaticStreamSerializationAllowed = 1;
+                       config.attrs = attribute;
+                       config.numAttrs = 1;
+                       const auto* data = reinterpret_cast<const uint4*>(pool.matrix(point, set));
+                       check_cuda(cudaLaunchKernelEx(&config, read_stream<true>, data, words, sink),
+                                  "read_stream launch (the read floor)");
+                     }});
   }
 
   // The cuBLAS routines that compute this dtype's product (see the top of this file).
@@ -866,6 +915,8 @@ class CudaGemvBench {
   bool run_cublas_;
   std::size_t budget_;
   int fill_blocks_;
+  int floor_blocks_ = 1;  // read_stream<true>'s resident blocks, every SM
+  fastmv::cuda::DeviceBuffer<unsigned> sink_;
   Events events_;
 };
 

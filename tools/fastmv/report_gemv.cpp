@@ -22,6 +22,16 @@ double gflops(const PointResult& point, double seconds) {
 
 bool ran(const ImplementationResult& result) { return result.error.empty(); }
 
+// fastmv's GB/s over the read floor's (PointResult::read_floor: A's bytes over its time),
+// as the criterion sets it over the ceiling; 0 where either is missing.
+double floor_fraction(const PointResult& point) {
+  const ImplementationResult& fastmv_result = point.implementations.front();
+  if (point.read_floor.samples == 0 || !fastmv_result.correct || point.matrix_bytes <= 0)
+    return 0;
+  return gbps(point, fastmv_result, fastmv_result.timing.median_s) /
+         (point.matrix_bytes / point.read_floor.median_s * 1e-9);
+}
+
 // The fastest vendor that gave the right result; nullptr when none did.
 const ImplementationResult* best_other(const PointResult& point) {
   const ImplementationResult* best = nullptr;
@@ -163,15 +173,18 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
       "Median per call of >= %d samples (>= %.3g s of samples; a sample is a batch of "
       "back-to-back calls lasting >= %.0f us, between CUDA events), round-robin across "
       "implementations; median of %d round(s). GB/s counts A, x and y once, each in "
-      "its own type (cuBLAS reads x in bf16 / fp16); ratio = fastmv GB/s / cuBLAS GB/s.\n\n",
+      "its own type (cuBLAS reads x in bf16 / fp16); ratio = fastmv GB/s / cuBLAS GB/s; of "
+      "ceil = fastmv GB/s / the read ceiling; of floor (A >= 8 MiB) = fastmv GB/s / the GB/s "
+      "of a kernel that only reads A, launched per call as fastmv's are, in the same "
+      "round-robin.\n\n",
       report.sampling.repeats, report.sampling.min_time_s, report.sampling.min_sample_s * 1e6,
       report.rounds);
 
-  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s\n", "dtype", "lay",
-               "op", "m", "n", "fastmv", "us/call", "cublas", "us/call", "routine", "ratio",
-               "of ceil");
-  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s\n", "", "", "", "",
-               "", "GB/s", "", "GB/s", "", "", "", "");
+  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s %8s\n", "dtype",
+               "lay", "op", "m", "n", "fastmv", "us/call", "cublas", "us/call", "routine", "ratio",
+               "of ceil", "of floor");
+  std::fprintf(out, "%-6s %-3s %-2s %9s %9s | %8s %9s | %8s %9s %-21s | %6s %7s %8s\n", "", "", "",
+               "", "", "GB/s", "", "GB/s", "", "", "", "", "");
   auto cell = [&](const PointResult& point, const ImplementationResult& result) {
     char text[48];
     if (!ran(result)) {
@@ -206,11 +219,17 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
       std::fprintf(out, " %6s", "-");
     }
     if (fastmv_result.correct && report.read_ceiling.median_gbps > 0) {
-      std::fprintf(out, " %6.1f%%\n",
+      std::fprintf(out, " %6.1f%%",
                    100 * gbps(point, fastmv_result, fastmv_result.timing.median_s) /
                        report.read_ceiling.median_gbps);
     } else {
-      std::fprintf(out, " %7s\n", "-");
+      std::fprintf(out, " %7s", "-");
+    }
+    const double of_floor = floor_fraction(point);
+    if (of_floor > 0) {
+      std::fprintf(out, " %7.1f%%\n", 100 * of_floor);
+    } else {
+      std::fprintf(out, " %8s\n", "-");
     }
   }
 }
@@ -351,6 +370,13 @@ void write_gemv_json(const GemvBenchReport& report, const std::string& path) {
     };
     if (report.gpu) {
       entry["matrix_bytes"] = point.matrix_bytes;
+      if (point.read_floor.samples > 0) {
+        entry["read_floor"] = {{"median_s", point.read_floor.median_s},
+                               {"min_s", point.read_floor.min_s},
+                               {"samples", point.read_floor.samples},
+                               {"calls_per_sample", point.read_floor.calls_per_sample},
+                               {"fastmv_fraction", floor_fraction(point)}};
+      }
       entry["fastmv_over_best_other_gbps"] =
           best != nullptr && fastmv_result.correct
               ? json(gbps(point, fastmv_result, fastmv_result.timing.median_s) /
@@ -406,7 +432,7 @@ void write_gemv_csv(const GemvBenchReport& report, const std::string& path) {
   std::ofstream file = open_output(path);
   file << "dtype,layout,op,m,n,lda,implementation,correct,median_s,min_s,samples,"
           "calls_per_sample,gbps,gflops,fraction_of_read_ceiling,"
-       << (report.gpu ? "bytes,routine," : "") << "error\n";
+       << (report.gpu ? "bytes,routine,read_floor_s," : "") << "error\n";
   for (const auto& point : report.points) {
     for (const auto& result : point.implementations) {
       const double median = result.timing.median_s;
@@ -424,7 +450,8 @@ void write_gemv_csv(const GemvBenchReport& report, const std::string& path) {
                    ? gbps(point, result, median) / report.read_ceiling.median_gbps
                    : 0.0);
       if (report.gpu)
-        file << ',' << (result.bytes > 0 ? result.bytes : point.bytes) << ',' << result.routine;
+        file << ',' << (result.bytes > 0 ? result.bytes : point.bytes) << ',' << result.routine
+             << ',' << point.read_floor.median_s;
       file << ",\"" << error << "\"\n";
     }
   }
