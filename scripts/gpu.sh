@@ -125,7 +125,7 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # realigned fp32 only at 82-100 % of the SMs in tiles, register Axpy grids (realigned,
   # interleaved and aligned) held to one wave whatever its fill.
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
-    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0,axpy_interleaved_one_wave_min_fill_percent=0,axpy_aligned_one_wave_min_fill_percent=0 \
+    FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_fast_memory_register_4byte_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0,axpy_interleaved_one_wave_min_fill_percent=0,axpy_aligned_one_wave_min_fill_percent=0 \
     "$cuda_test" --gtest_brief=1
   # ... and in full size the large mixed-precision shapes, among them aligned 2-byte Axpy
   # grids with 8 words in flight in one wave (GemvPolicy::axpy_one_wave_unroll8_max_rounds).

@@ -1337,13 +1337,14 @@ bool axpy_tma(const GemvArgs<TA, TX, TY, Acc>& args, bool large, fastmv::detail:
         tiles_percent(words) >= policy.axpy_tma_wide_tiles_percent * sms && fast_memory(state)) {
       return false;
     }
-    // ... and at any size from it, 4-byte vectors on sectors in unsplit tiles of 8 or 16
-    // words that nearly fill the SMs (GemvPolicy::axpy_tma_fast_memory_register_4byte_min_tiles_percent).
+    // ... and at any size from axpy_tma_fast_memory_register_4byte_min_bytes, 4-byte vectors
+    // on sectors in unsplit tiles of 8 or 16 words that nearly fill the SMs
+    // (GemvPolicy::axpy_tma_fast_memory_register_4byte_min_tiles_percent).
     if (sizeof(TA) == 4 && words >= 8 && args.batch == 1 && aligned16(args.A) &&
         on_sector &&
         policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent > 0 &&
-        policy.axpy_tma_fast_memory_register_min_bytes > 0 &&
-        matrix_bytes >= policy.axpy_tma_fast_memory_register_min_bytes && !few_at(words) &&
+        policy.axpy_tma_fast_memory_register_4byte_min_bytes > 0 &&
+        matrix_bytes >= policy.axpy_tma_fast_memory_register_4byte_min_bytes && !few_at(words) &&
         tiles_percent(words) >= policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent * sms &&
         fast_memory(state)) {
       return false;

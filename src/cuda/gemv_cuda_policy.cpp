@@ -180,6 +180,8 @@ GemvPolicy parse(const char* text) {
       {"axpy_tma_fast_memory_register_min_bytes", &policy.axpy_tma_fast_memory_register_min_bytes},
       {"axpy_tma_fast_memory_register_4byte_min_tiles_percent",
        &policy.axpy_tma_fast_memory_register_4byte_min_tiles_percent},
+      {"axpy_tma_fast_memory_register_4byte_min_bytes",
+       &policy.axpy_tma_fast_memory_register_4byte_min_bytes},
       {"axpy_tma_4byte_max_tiles_percent", &policy.axpy_tma_4byte_max_tiles_percent},
       {"axpy_tma_4byte_max_tiles_min_bytes", &policy.axpy_tma_4byte_max_tiles_min_bytes},
       {"axpy_small_matrix_bytes", &policy.axpy_small_matrix_bytes},

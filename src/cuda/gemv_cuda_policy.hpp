@@ -809,7 +809,7 @@ struct GemvPolicy {
   // 37.17 against 46.95).
   index_t axpy_tma_fast_memory_register_min_bytes = index_t(40) << 20;
   // ... and (4) on fast memory, 4-byte vectors on 32-byte sectors in matrices from
-  // axpy_tma_fast_memory_register_min_bytes, one matrix, in unsplit tiles of 8 or 16
+  // axpy_tma_fast_memory_register_4byte_min_bytes, one matrix, in unsplit tiles of 8 or 16
   // words as many as this percentage of the SMs or more (0: never), at any size. A TMA
   // block, one tile, reads about 33 GB/s (axpy_tma_unaligned_fast_memory_min_tiles_percent),
   // so 113-133 of them leave an H200's 4.5 TB/s short where the register kernel's grid
@@ -823,6 +823,15 @@ struct GemvPolicy {
   // 112, 51.13 against 51.80); fp64 lost with the register kernel at 112-128 tiles (3584^2
   // 30.73 against 33.01, 4096^2 34.83 against 37.66, 8192 x 4096 66.09 against 69.66).
   index_t axpy_tma_fast_memory_register_4byte_min_tiles_percent = 85;
+  // ... from this size (0: never). It was axpy_tma_fast_memory_register_min_bytes (40
+  // MiB) until the fifty-fourth session, when the TMA kernel read the short-wide shapes
+  // under it faster. H200, same run, two passes of three rounds, fp32 row T, register
+  // kernel -> TMA (cuBLAS): 1024 x 16384 (64 MiB, 256 tiles) 19.71 -> 18.22 us (18.77),
+  // 2056 x 8192 (64 MiB, 128 tiles) 19.82 -> 18.46 (19.79), 1544 x 16384 (96 MiB) 27.68
+  // -> 26.61 (27.19); above it the register kernel still won: 4096 x 11008 (172 MiB)
+  // 45.00 -> 47.61 (47.34), 11008 x 4096 44.17 -> 45.75 (44.82), 14336 x 4096 55.92 ->
+  // 58.88 (57.34), 4096 x 14336 (224 MiB) 59.21 -> 59.45 (56.54). Column-major N alike.
+  index_t axpy_tma_fast_memory_register_4byte_min_bytes = index_t(128) << 20;
   // ... and for 4-byte types in matrices from axpy_tma_4byte_max_tiles_min_bytes up to
   // axpy_tma_max_bytes only where its tiles number at most this percentage of the SMs (0:
   // no limit): more are the register kernel's (above axpy_tma_max_bytes the rule above
