@@ -829,17 +829,8 @@ class CudaGemvBench {
     const cudaStream_t stream = stream_;
     calls.push_back({kReadFloor, "read_stream (early launch)",
                      [=, &pool, &point](std::size_t set) {
-                       cudaLaunchConfig_t config{};
-                       config.gridDim = blocks;
-                       config.blockDim = kReadThreads;
-                       config.stream = stream;
-                       cudaLaunchAttribute attribute[1];
-                       attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-                       attribute[0].val.programmaticStreamSerializationAllowed = 1;
-                       config.attrs = attribute;
-                       config.numAttrs = 1;
                        const auto* data = reinterpret_cast<const uint4*>(pool.matrix(point, set));
-                       check_cuda(cudaLaunchKernelEx(&config, read_stream<true>, data, words, sink),
+                       check_cuda(launch_read_stream(/*early=*/true, blocks, stream, data, words, sink),
                                   "read_stream launch (the read floor)");
                      }});
   }

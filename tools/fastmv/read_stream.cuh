@@ -42,4 +42,21 @@ __global__ void __launch_bounds__(kReadThreads)
   if (sum == 0x9e3779b9u) *sink = sum;
 }
 
+// Launches read_stream over `count` words on `stream`: early (programmatic dependent
+// launch, read_stream<true>) as fastmv's GEMV kernels are, or the ordinary way.
+inline cudaError_t launch_read_stream(bool early, int blocks, cudaStream_t stream,
+                                      const uint4* data, std::size_t count, unsigned* sink) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = blocks;
+  config.blockDim = kReadThreads;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = early ? 1 : 0;
+  return early ? cudaLaunchKernelEx(&config, read_stream<true>, data, count, sink)
+               : cudaLaunchKernelEx(&config, read_stream<false>, data, count, sink);
+}
+
 }  // namespace fastmv_tool

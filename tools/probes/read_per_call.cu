@@ -60,17 +60,7 @@ int main() {
   check(cudaEventCreate(&stop), "cudaEventCreate");
 
   const auto launch = [&](bool early, const uint4* words, std::size_t count) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = blocks;
-    config.blockDim = kReadThreads;
-    config.stream = stream;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attribute;
-    config.numAttrs = early ? 1 : 0;
-    check(early ? cudaLaunchKernelEx(&config, read_stream<true>, words, count, sink)
-                : cudaLaunchKernelEx(&config, read_stream<false>, words, count, sink),
+    check(fastmv_tool::launch_read_stream(early, blocks, stream, words, count, sink),
           "read_stream launch");
   };
   // Median per call of `samples` batches of `calls` calls, each call `bytes` at the next offset.
