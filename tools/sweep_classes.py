@@ -11,12 +11,17 @@ points, how fastmv's and the vendor's times moved between the two.
 The criteria are counted as `fastmv bench gemv --acceptance` counts them: fp32 and bf16
 points with at least 64 MiB of matrix under 92 % of the read ceiling; points where
 fastmv's GB/s is under the vendor's; square orders n >= 2048, n % 256 == 0, whose n + 1
-or n + 8 neighbour's GB/s differs from n's by more than 5 %.
+or n + 8 neighbour's GB/s differs from n's by more than 5 %. Where the run timed the read
+floor (the GPU benchmark's `read_floor_s`: a read of A alone launched per call as
+fastmv's kernels are), criterion 1's points are also counted against it: the floor's own
+fraction of the ceiling and fastmv's and the vendor's GB/s over the floor's, by size, and
+fastmv's points under 92 % of the floor by form, type and alignment.
 """
 import argparse
 import collections
 import csv
 import math
+import statistics
 
 SIZES = {"float": 4, "double": 8, "bf16": 2, "fp16": 2}
 BANDS = [(0, "< 8 MiB"), (8 << 20, "8-64 MiB"), (64 << 20, "64-256 MiB"), (256 << 20, ">= 256 MiB")]
@@ -92,6 +97,55 @@ def criteria(points, ceiling):
             if abs(neighbour / gbps - 1) > 0.05:
                 cliffs[(form((dtype, layout, op)), "n+%d" % step)] += 1
     print(f"3. cliff pairs beyond 5 %: {sum(cliffs.values())} of {pairs}", dict(sorted(cliffs.items())))
+    floor(points, ceiling)
+
+
+FLOOR_BANDS = [(64 << 20, "64-96 MiB"), (96 << 20, "96-128 MiB"), (128 << 20, "128-256 MiB"),
+               (256 << 20, ">= 256 MiB")]
+
+
+def aligned(key):
+    """Whether lda (n row-major, m column-major) is a whole number of 16-byte words."""
+    lda = key[4] if key[1] == "row-major" else key[3]
+    return lda * SIZES[key[0]] % 16 == 0
+
+
+def floor(points, ceiling):
+    """Criterion 1's points against the read floor, where the run timed it."""
+    rows = collections.defaultdict(list)  # band -> (floor / ceiling, fastmv / floor, vendor / floor)
+    under = collections.Counter()
+    judged = collections.Counter()
+    for key, entry in points.items():
+        fastmv = entry.get("fastmv")
+        if fastmv is None or key[0] not in ("float", "bf16") or matrix_bytes(key) < 64 << 20:
+            continue
+        floor_s = float(fastmv.get("read_floor_s") or 0)
+        if floor_s <= 0:
+            continue
+        gbps = float(fastmv["gbps"])
+        run_ceiling = ceiling or gbps / float(fastmv["fraction_of_read_ceiling"])
+        floor_gbps = matrix_bytes(key) / floor_s * 1e-9
+        vendor = vendor_of(entry)
+        vendor_fraction = float(entry[vendor]["gbps"]) / floor_gbps if vendor else float("nan")
+        band_index = [i for i, (low, _) in enumerate(FLOOR_BANDS) if matrix_bytes(key) >= low][-1]
+        rows[band_index].append((floor_gbps / run_ceiling, gbps / floor_gbps, vendor_fraction))
+        cls = (form(key), key[0], "al" if aligned(key) else "odd")
+        judged[cls] += 1
+        if gbps / floor_gbps < 0.92:
+            under[cls] += 1
+    if not judged:
+        return
+    every = [row for band_rows in rows.values() for row in band_rows]
+    print(f"1'. read floor: under 92 % of the ceiling at {sum(r[0] < 0.92 for r in every)} of {len(every)}; "
+          f"fastmv under 92 % of the floor at {sum(under.values())}",
+          {"%s %s %s" % cls: "%d/%d" % (under[cls], judged[cls]) for cls in sorted(judged)})
+    for band_index in sorted(rows):
+        band_rows = rows[band_index]
+        def median(i):
+            return statistics.median(r[i] for r in band_rows)
+        print(f"    {FLOOR_BANDS[band_index][1]:12} {len(band_rows):4} points: floor / ceiling {median(0):.3f} "
+              f"({min(r[0] for r in band_rows):.3f}-{max(r[0] for r in band_rows):.3f}), "
+              f"fastmv / floor {median(1):.3f}, vendor / floor {median(2):.3f}")
 
 
 def compare(new, old):
