@@ -5,7 +5,9 @@ implementation, one panel per (element type, layout, op), like Figure 3 of the s
     plot_gemv.py results.json -o gemv.png [--metric gbps|gflops]
 
 Only square points (m == n) are plotted; a wrong result is left out of its line. With
---metric gbps the read ceiling measured in the same run is drawn as a dashed line.
+--metric gbps the read ceiling measured in the same run is drawn as a dashed line and,
+where the GPU benchmark timed it (from 8 MiB of matrix), the read floor as a dotted one: a
+kernel that only reads A, launched per call as fastmv's are (A's bytes over its time).
 CPU results use a log2 axis with every order marked; GPU results (fastmv against cuBLAS,
 orders every 256 with their +1 and +8 neighbours) a linear axis, as in the paper, so that
 a cliff at a neighbour shows as a spike in the line.
@@ -45,6 +47,18 @@ def panels(points):
     return grouped
 
 
+def floors(points):
+    """{(dtype, layout, op): [(order, GB/s of the read floor)]} for square points that have one."""
+    grouped = {}
+    for point in points:
+        floor = point.get("read_floor")
+        if point["m"] != point["n"] or not floor or floor["median_s"] <= 0:
+            continue
+        key = (point["dtype"], point["layout"], point["op"])
+        grouped.setdefault(key, []).append((point["n"], point["matrix_bytes"] / floor["median_s"] * 1e-9))
+    return grouped
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,6 +70,7 @@ def main():
     with open(arguments.results) as file:
         document = json.load(file)
     grouped = panels(document["points"])
+    floor_lines = floors(document["points"])
     if not grouped:
         sys.exit(f"plot_gemv.py: no square points (m == n) in {arguments.results}")
     pyplot = load_matplotlib()
@@ -83,6 +98,10 @@ def main():
             if arguments.metric == "gbps" and ceiling > 0:
                 axis.axhline(ceiling, color="grey", linestyle="--", linewidth=1,
                              label=f"read ceiling {ceiling:.0f}")
+            floor_series = sorted(floor_lines.get((dtype, layout, op), []))
+            if arguments.metric == "gbps" and floor_series:
+                axis.plot([order for order, _ in floor_series], [value for _, value in floor_series],
+                          color="grey", linestyle=":", linewidth=1, label="read of A, per call")
             if gpu:
                 axis.set_xlim(left=0)
                 axis.tick_params(axis="x", labelsize=7)
