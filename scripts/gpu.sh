@@ -352,7 +352,7 @@ done
 for tool in memcheck racecheck memcheck-tma memcheck-interleaved memcheck-balanced memcheck-balanced-cut4096 racecheck-balanced memcheck-staged racecheck-staged memcheck-flat racecheck-flat memcheck-jacobi racecheck-jacobi memcheck-transform4; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer-$tool.log" 2>/dev/null | tail -1
 done
-[ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | cut -c1-150 | head -60
+[ -f "$out/bench.log" ] && sed -n '/^Acceptance/,$p' "$out/bench.log" | fold -s -w 150 | head -70
 [ -f "$out/transform4.log" ] && sed -n '/^Targets/,$p' "$out/transform4.log"
 [ -f "$out/jacobi.log" ] && grep -E "^GPU|fastmv-cuda:" "$out/jacobi.log"
 printf '%s\n' "${summary[@]}"
