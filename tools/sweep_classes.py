@@ -15,7 +15,8 @@ or n + 8 neighbour's GB/s differs from n's by more than 5 %. Where the run timed
 floor (the GPU benchmark's `read_floor_s`: a read of A alone launched per call as
 fastmv's kernels are), criterion 1's points are also counted against it: the floor's own
 fraction of the ceiling and fastmv's and the vendor's GB/s over the floor's, by size, and
-fastmv's points under 92 % of the floor by form, type and alignment.
+fastmv's points under 92 % of the floor by form, type and alignment; and criterion 5's
+points (bf16 decode shapes from 32 MiB at 2800 GB/s) with the floor's own GB/s beside them.
 """
 import argparse
 import collections
@@ -98,6 +99,7 @@ def criteria(points, ceiling):
                 cliffs[(form((dtype, layout, op)), "n+%d" % step)] += 1
     print(f"3. cliff pairs beyond 5 %: {sum(cliffs.values())} of {pairs}", dict(sorted(cliffs.items())))
     floor(points, ceiling)
+    decode(points)
 
 
 FLOOR_BANDS = [(64 << 20, "64-96 MiB"), (96 << 20, "96-128 MiB"), (128 << 20, "128-256 MiB"),
@@ -146,6 +148,38 @@ def floor(points, ceiling):
         print(f"    {FLOOR_BANDS[band_index][1]:12} {len(band_rows):4} points: floor / ceiling {median(0):.3f} "
               f"({min(r[0] for r in band_rows):.3f}-{max(r[0] for r in band_rows):.3f}), "
               f"fastmv / floor {median(1):.3f}, vendor / floor {median(2):.3f}")
+
+
+# As tools/fastmv/gpu_sweep.cpp's kLlmDecodeShapes (m x n, every layout and op).
+DECODE_SHAPES = {(4096, 4096), (11008, 4096), (4096, 11008), (14336, 4096), (32000, 4096), (128256, 4096)}
+
+
+def decode(points):
+    """Criterion 5's points (bf16 decode shapes of at least 32 MiB, >= 2800 GB/s), and the
+    read floor's GB/s over A at each where the run timed it."""
+    judged = under = floored = floor_under = 0
+    worst = None  # (fastmv / floor, key)
+    for key, entry in points.items():
+        fastmv = entry.get("fastmv")
+        if fastmv is None or key[0] != "bf16" or key[3:5] not in DECODE_SHAPES or matrix_bytes(key) < 32 << 20:
+            continue
+        judged += 1
+        gbps = float(fastmv["gbps"])
+        under += gbps < 2800
+        floor_s = float(fastmv.get("read_floor_s") or 0)
+        if floor_s > 0:
+            floored += 1
+            floor_gbps = matrix_bytes(key) / floor_s * 1e-9
+            floor_under += floor_gbps < 2800
+            if worst is None or gbps / floor_gbps < worst[0]:
+                worst = (gbps / floor_gbps, key)
+    if not judged:
+        return
+    line = f"5. bf16 decode shapes from 32 MiB under 2800 GB/s: {under} of {judged}"
+    if floored:
+        line += (f"; the read floor under 2800 GB/s at {floor_under} of {floored}; fastmv's lowest "
+                 f"fraction of the floor {worst[0]:.3f} ({' '.join(map(str, worst[1][:5]))})")
+    print(line)
 
 
 def compare(new, old):

@@ -179,6 +179,37 @@ TEST(GpuAcceptance, LlmDecodeShapesOfAtLeast32MiB) {
   EXPECT_EQ(decode.points, 2u);
   ASSERT_EQ(decode.offenders.size(), 1u);
   EXPECT_TRUE(contains(decode.summary, "2 points, 1 under 2800 GB/s; worst 2500 GB/s")) << decode.summary;
+  EXPECT_FALSE(contains(decode.summary, "read of A")) << decode.summary;  // no floor timed
+}
+
+TEST(GpuAcceptance, LlmDecodeReadFloorIsReportedBesideTheTargetWithoutChangingTheVerdict) {
+  // bf16 4096^2 at 2500 GB/s, its read of A alone 0.98 of fastmv's time: 2549 GB/s over A,
+  // under the target itself; fastmv at 98.1 % of it (A, x and y over A alone: 1.001).
+  // 11008 x 4096 at 2700 GB/s, its read 0.90 of the time: 2998 GB/s; fastmv at 90.1 %.
+  PointResult small = point("bf16", 4096, 4096, 2500, 2000);
+  small.read_floor.samples = 10;
+  small.read_floor.median_s = 0.98 * small.implementations[0].timing.median_s;
+  PointResult tall = point("bf16", 11008, 4096, 2700, 2000);
+  tall.read_floor.samples = 10;
+  tall.read_floor.median_s = 0.90 * tall.implementations[0].timing.median_s;
+  PointResult untimed = point("bf16", 14336, 4096, 2900, 2000);  // no floor: not counted
+  const auto items = check_gpu_acceptance(report_of({small, tall, untimed}));
+  const AcceptanceItem& decode = item(items, 5);
+  EXPECT_EQ(decode.status, AcceptanceItem::Status::Fail);
+  EXPECT_EQ(decode.offenders.size(), 2u);
+  EXPECT_TRUE(contains(decode.summary, "3 points, 2 under 2800 GB/s; worst 2500 GB/s")) << decode.summary;
+  EXPECT_TRUE(contains(decode.summary, "the read of A alone launched per call (same run) under 2800 "
+                                       "GB/s at 1 of 2 points"))
+      << decode.summary;
+  EXPECT_TRUE(contains(decode.summary, "fastmv's lowest fraction of the read's GB/s 90.1% "
+                                       "(bf16 row N 11008x4096)"))
+      << decode.summary;
+
+  // A floor under the target does not excuse the point: fastmv at the floor still fails.
+  PointResult at_floor = point("bf16", 4096, 4096, 2600, 2000);
+  at_floor.read_floor.samples = 10;
+  at_floor.read_floor.median_s = at_floor.implementations[0].timing.median_s;
+  EXPECT_EQ(item(check_gpu_acceptance(report_of({at_floor})), 5).status, AcceptanceItem::Status::Fail);
 }
 
 TEST(GpuAcceptance, AnUntimedFastmvFailsEveryItemThatJudgesIt) {
