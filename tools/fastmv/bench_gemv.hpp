@@ -102,10 +102,10 @@ struct PointResult {
   // GPU only, points with at least 8 MiB of A: a kernel that only reads A's bytes (the
   // read ceiling's kernel), launched once per call as fastmv's kernels are (programmatic
   // dependent launch), on the same rotated sets, in the same round-robin as fastmv and
-  // cuBLAS. No kernel launched once per call reads A faster, so fastmv's GB/s over its
-  // (A's bytes over its time) says how close fastmv comes to what a per-call launch allows
-  // at this size (the read ceiling streams 2 GiB in one launch). samples == 0 where it was
-  // not timed.
+  // cuBLAS. fastmv's GB/s over its (A's bytes over its time) says how close fastmv comes
+  // to what a read launched per call reaches at this size (the read ceiling streams 2 GiB
+  // in one launch): a reference rather than a bound, since GEMV calls have beaten it by up
+  // to 2.3 % (sweep L, docs/PERFORMANCE.md). samples == 0 where it was not timed.
   Timing read_floor;
 };
 
