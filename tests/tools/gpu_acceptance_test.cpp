@@ -45,6 +45,13 @@ PointResult point(const std::string& dtype, index_t m, index_t n, double fastmv_
   return p;
 }
 
+// `p` with the read floor timed at `fraction` of fastmv's time.
+PointResult with_floor(PointResult p, double fraction) {
+  p.read_floor.samples = 10;
+  p.read_floor.median_s = fraction * p.implementations[0].timing.median_s;
+  return p;
+}
+
 GemvBenchReport report_of(std::vector<PointResult> points, double ceiling_gbps = 3000) {
   GemvBenchReport report;
   report.read_ceiling.median_gbps = ceiling_gbps;
@@ -89,13 +96,9 @@ TEST(GpuAcceptance, ReadFloorIsReportedBesideTheCeilingWithoutChangingTheVerdict
   // alone takes 0.95 of fastmv's time there and reads at 2841 GB/s (94.7 %), so fastmv
   // reaches 95.0 % of it (A, x and y over A alone); bf16 8192^2 (128 MiB) at 2400 GB/s,
   // its read 0.90 of fastmv's time, at 2666 GB/s (88.9 %), fastmv at 90.0 % of it.
-  PointResult fp32 = point("float", 8192, 8192, 2700, 2000);
-  fp32.read_floor.samples = 10;
-  fp32.read_floor.median_s = 0.95 * fp32.implementations[0].timing.median_s;
-  PointResult bf16 = point("bf16", 8192, 8192, 2400, 2000);
-  bf16.read_floor.samples = 10;
-  bf16.read_floor.median_s = 0.90 * bf16.implementations[0].timing.median_s;
-  PointResult untimed = point("float", 8193, 8193, 2000, 2000);  // no floor: not counted
+  const PointResult fp32 = with_floor(point("float", 8192, 8192, 2700, 2000), 0.95);
+  const PointResult bf16 = with_floor(point("bf16", 8192, 8192, 2400, 2000), 0.90);
+  const PointResult untimed = point("float", 8193, 8193, 2000, 2000);  // no floor: not counted
   const auto items = check_gpu_acceptance(report_of({fp32, bf16, untimed}));
   const AcceptanceItem& ceiling = item(items, 1);
   EXPECT_EQ(ceiling.status, AcceptanceItem::Status::Fail);
@@ -186,13 +189,9 @@ TEST(GpuAcceptance, LlmDecodeReadFloorIsReportedBesideTheTargetWithoutChangingTh
   // bf16 4096^2 at 2500 GB/s, its read of A alone 0.98 of fastmv's time: 2549 GB/s over A,
   // under the target itself; fastmv at 98.1 % of it (A, x and y over A alone: 1.001).
   // 11008 x 4096 at 2700 GB/s, its read 0.90 of the time: 2998 GB/s; fastmv at 90.1 %.
-  PointResult small = point("bf16", 4096, 4096, 2500, 2000);
-  small.read_floor.samples = 10;
-  small.read_floor.median_s = 0.98 * small.implementations[0].timing.median_s;
-  PointResult tall = point("bf16", 11008, 4096, 2700, 2000);
-  tall.read_floor.samples = 10;
-  tall.read_floor.median_s = 0.90 * tall.implementations[0].timing.median_s;
-  PointResult untimed = point("bf16", 14336, 4096, 2900, 2000);  // no floor: not counted
+  const PointResult small = with_floor(point("bf16", 4096, 4096, 2500, 2000), 0.98);
+  const PointResult tall = with_floor(point("bf16", 11008, 4096, 2700, 2000), 0.90);
+  const PointResult untimed = point("bf16", 14336, 4096, 2900, 2000);  // no floor: not counted
   const auto items = check_gpu_acceptance(report_of({small, tall, untimed}));
   const AcceptanceItem& decode = item(items, 5);
   EXPECT_EQ(decode.status, AcceptanceItem::Status::Fail);
@@ -206,9 +205,7 @@ TEST(GpuAcceptance, LlmDecodeReadFloorIsReportedBesideTheTargetWithoutChangingTh
       << decode.summary;
 
   // A floor under the target does not excuse the point: fastmv at the floor still fails.
-  PointResult at_floor = point("bf16", 4096, 4096, 2600, 2000);
-  at_floor.read_floor.samples = 10;
-  at_floor.read_floor.median_s = at_floor.implementations[0].timing.median_s;
+  const PointResult at_floor = with_floor(point("bf16", 4096, 4096, 2600, 2000), 1.0);
   EXPECT_EQ(item(check_gpu_acceptance(report_of({at_floor})), 5).status, AcceptanceItem::Status::Fail);
 }
 
