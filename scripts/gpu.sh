@@ -8,7 +8,7 @@
 # Results go to $OUT (default out/gpu): logs, JSON, CSV, PNG.
 #
 #   FASTMV_GPU_BENCH=quick|full|none   benchmark sweep (default quick; full = the
-#                                      acceptance sweep, 3 rounds, about 5 minutes)
+#                                      acceptance sweep, 3 rounds, about 6 minutes)
 #   FASTMV_GPU_TRANSFORM4=quick|full|none  `fastmv bench transform4` (default quick: 256K,
 #                                      1M and 16M vertices, the grain curve at 16M; full:
 #                                      up to 64M, the grain curve at 1M and 16M)
