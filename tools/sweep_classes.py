@@ -56,6 +56,12 @@ def vendor_of(entry):
     return others[0] if others else None
 
 
+def floor_gbps(key, fastmv):
+    """The read floor's GB/s over A alone at this point, or None where the run did not time it."""
+    floor_s = float(fastmv.get("read_floor_s") or 0)
+    return matrix_bytes(key) / floor_s * 1e-9 if floor_s > 0 else None
+
+
 def criteria(points, ceiling):
     under_ceiling = collections.Counter()
     large = 0
@@ -121,19 +127,18 @@ def floor(points, ceiling):
         fastmv = entry.get("fastmv")
         if fastmv is None or key[0] not in ("float", "bf16") or matrix_bytes(key) < 64 << 20:
             continue
-        floor_s = float(fastmv.get("read_floor_s") or 0)
-        if floor_s <= 0:
+        floor_rate = floor_gbps(key, fastmv)
+        if floor_rate is None:
             continue
         gbps = float(fastmv["gbps"])
         run_ceiling = ceiling or gbps / float(fastmv["fraction_of_read_ceiling"])
-        floor_gbps = matrix_bytes(key) / floor_s * 1e-9
         vendor = vendor_of(entry)
-        vendor_fraction = float(entry[vendor]["gbps"]) / floor_gbps if vendor else float("nan")
+        vendor_fraction = float(entry[vendor]["gbps"]) / floor_rate if vendor else float("nan")
         band_index = [i for i, (low, _) in enumerate(FLOOR_BANDS) if matrix_bytes(key) >= low][-1]
-        rows[band_index].append((floor_gbps / run_ceiling, gbps / floor_gbps, vendor_fraction))
+        rows[band_index].append((floor_rate / run_ceiling, gbps / floor_rate, vendor_fraction))
         cls = (form(key), key[0], "al" if aligned(key) else "odd")
         judged[cls] += 1
-        if gbps / floor_gbps < 0.92:
+        if gbps / floor_rate < 0.92:
             under[cls] += 1
     if not judged:
         return
@@ -166,13 +171,12 @@ def decode(points):
         judged += 1
         gbps = float(fastmv["gbps"])
         under += gbps < 2800
-        floor_s = float(fastmv.get("read_floor_s") or 0)
-        if floor_s > 0:
+        floor_rate = floor_gbps(key, fastmv)
+        if floor_rate is not None:
             floored += 1
-            floor_gbps = matrix_bytes(key) / floor_s * 1e-9
-            floor_under += floor_gbps < 2800
-            if worst is None or gbps / floor_gbps < worst[0]:
-                worst = (gbps / floor_gbps, key)
+            floor_under += floor_rate < 2800
+            if worst is None or gbps / floor_rate < worst[0]:
+                worst = (gbps / floor_rate, key)
     if not judged:
         return
     line = f"5. bf16 decode shapes from 32 MiB under 2800 GB/s: {under} of {judged}"
