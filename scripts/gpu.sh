@@ -123,7 +123,7 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # rows an SM, 2-byte vectors on sectors in wide TMA tiles and fp32 ones in unsplit TMA
   # tiles nearly filling the SMs to the register kernel at any size, TMA classes for
   # realigned fp32 only at 82-100 % of the SMs in tiles, register Axpy grids (realigned,
-  # interleaved and aligned) held to one wave whatever its fill.
+  # interleaved at any size, and aligned) held to one wave whatever its fill.
   step tests-fast-memory env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=fast_memory_min_gbps_per_sm=1,axpy_tma_fast_memory_register_min_bytes=1,axpy_tma_fast_memory_register_4byte_min_bytes=1,axpy_tma_unaligned_min_bytes=0,axpy_realigned_one_wave_min_fill_percent=0,axpy_interleaved_one_wave_min_fill_percent=0,axpy_aligned_one_wave_min_fill_percent=0 \
     "$cuda_test" --gtest_brief=1
@@ -157,8 +157,8 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   step tests-dot-shared-x-u8 env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_shared_x=2,dot_shared_x_unroll=8 \
     "$cuda_test" --gtest_brief=1
   # The Dot form with x held in registers (by default 2-byte matrices of 24-512 MiB with
-  # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries, and on
-  # fast memory rows of 129-384 words from 10 MiB, fp32 rows off the boundaries and the
+  # aligned rows of 385-1792 words, from 16 MiB with rows off 16-byte boundaries, fp32 ones
+  # of 513-1280 words too, and on fast memory rows of 129-384 words from 10 MiB and the
   # narrow rows of 16-128 words from 8 MiB; GemvPolicy::dot_held_x and the knobs after it)
   # wherever it can run (float too), then its tests with one row a round.
   step tests-dot-held-x env FASTMV_CUDA_GEMV_POLICY=dot_held_x=2,dot_held_x_narrow=2 "$cuda_test" --gtest_brief=1

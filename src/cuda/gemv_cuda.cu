@@ -531,7 +531,7 @@ bool dot_held_x_narrow_short(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::Cud
 }
 
 // The Dot form with x held in registers (dot_held_x_kernel; GemvPolicy::dot_held_x):
-// 2-byte rows (and on fast memory fp32 rows off 16-byte boundaries) of kHeldXMinWords to
+// 2-byte rows (and fp32 rows off 16-byte boundaries, dot_held_x_4byte_*) of kHeldXMinWords to
 // kHeldXMaxWords whole words (narrower rows: dot_held_x_narrow), one matrix, one wave of
 // blocks; rows off 16-byte boundaries
 // or of a length inside a word (kShifted) with the grid's row groups a multiple of
@@ -559,16 +559,22 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
                               : shifted  ? policy.dot_held_x_shifted_min_bytes
                                          : policy.dot_held_x_min_bytes;
     // 4-byte rows: shifted ones of 8 warps of at most dot_held_x_4byte_max_k words a lane,
-    // on fast memory; short rows on fast memory (the measured cases).
-    const bool fast = fast_memory(state);
-    const bool four_byte_ok = sizeof(TA) == 2 || (fast && shifted && long_rows && k <= policy.dot_held_x_4byte_max_k);
+    // on any memory system (dot_held_x_4byte_any_memory; else on fast memory only) and
+    // with fast memory's blocks an SM and fill floor; short rows on fast memory (the
+    // measured cases).
+    const bool fast_memory_system = fast_memory(state);
+    const bool four_byte_rule =
+        sizeof(TA) == 4 && (fast_memory_system || policy.dot_held_x_4byte_any_memory == 1);
+    const bool fast_grid = fast_memory_system || four_byte_rule;  // its blocks an SM and fill floor
+    const bool four_byte_ok =
+        sizeof(TA) == 2 || (four_byte_rule && shifted && long_rows && k <= policy.dot_held_x_4byte_max_k);
     const bool wanted = policy.dot_held_x == 2 ||
                         (policy.dot_held_x == 1 && four_byte_ok &&
                          (!long_rows || policy.dot_held_x_long_rows != 0) &&
-                         (!short_rows || (policy.dot_held_x_short_rows != 0 && fast)) &&
+                         (!short_rows || (policy.dot_held_x_short_rows != 0 && fast_memory_system)) &&
                          (!shifted || policy.dot_held_x_shifted != 0) && matrix_bytes >= min_bytes &&
                          matrix_bytes <= policy.dot_held_x_max_bytes &&
-                         100 * words >= (fast ? policy.dot_held_x_fast_memory_min_fill_percent
+                         100 * words >= (fast_grid ? policy.dot_held_x_fast_memory_min_fill_percent
                                               : policy.dot_held_x_min_fill_percent) * warps * 32 * k);
     if (!wanted || args.batch != 1 || words < kHeldXMinWords || words > kHeldXMaxWords ||
         (shifted && reinterpret_cast<std::uintptr_t>(args.A) % sizeof(TA) != 0)) {
@@ -596,7 +602,7 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
     // One wave of dot_held_x(_fast_memory)_blocks_per_sm blocks an SM; shifted rows: where a
     // row group takes more than one row, the grid's row groups a multiple of the period, so
     // that all of a group's rows share their offset.
-    const index_t per_sm_wanted = fast ? policy.dot_held_x_fast_memory_blocks_per_sm : policy.dot_held_x_blocks_per_sm;
+    const index_t per_sm_wanted = fast_grid ? policy.dot_held_x_fast_memory_blocks_per_sm : policy.dot_held_x_blocks_per_sm;
     return launch_held_x(kernel, args, /*groups=*/kBlockThreads / 32 / warps, warps, per_sm_wanted,
                          shifted ? period : 0, x_packed, state, [&](index_t blocks, index_t per_sm, index_t row_sums) {
                            trace_call(shifted ? "dot held x, shifted rows" : "dot held x", args);
@@ -1891,7 +1897,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
       // On fast memory: one wave where one fills at least axpy_<loads>_one_wave_min_fill_percent
       // of the slots (over 100: never), else at most axpy_<loads>_max_waves waves (0: any),
-      // for the realigned, interleaved and aligned layouts (GemvPolicy).
+      // for the realigned, interleaved and aligned layouts; interleaved vectors on any
+      // memory system in matrices of at most axpy_interleaved_one_wave_any_memory_max_bytes
+      // (GemvPolicy).
       const AxpyLoads wave_loads = loads_for(lanes);
       const index_t max_waves = wave_loads == AxpyLoads::kRealigned      ? policy.axpy_realigned_max_waves
                                 : wave_loads == AxpyLoads::kInterleaved ? policy.axpy_interleaved_max_waves
@@ -1900,7 +1908,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                                     : wave_loads == AxpyLoads::kInterleaved
                                         ? policy.axpy_interleaved_one_wave_min_fill_percent
                                         : policy.axpy_aligned_one_wave_min_fill_percent;
-      if (fast_memory(state)) {
+      if (fast_memory(state) ||
+          (wave_loads == AxpyLoads::kInterleaved &&
+           matrix_bytes <= policy.axpy_interleaved_one_wave_any_memory_max_bytes)) {
         const index_t one_wave_splits = slots / blocks_for(1);
         const bool one_wave = one_wave_splits >= 1 && 100 * blocks_for(one_wave_splits) >= one_wave_fill * slots;
         const index_t waves = one_wave ? 1 : max_waves;

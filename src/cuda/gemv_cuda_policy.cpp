@@ -40,6 +40,7 @@ GemvPolicy parse(const char* text) {
       {"dot_held_x_long_rows", &policy.dot_held_x_long_rows},
       {"dot_held_x_short_rows", &policy.dot_held_x_short_rows},
       {"dot_held_x_4byte_max_k", &policy.dot_held_x_4byte_max_k},
+      {"dot_held_x_4byte_any_memory", &policy.dot_held_x_4byte_any_memory},
       {"dot_held_x_fast_memory_blocks_per_sm", &policy.dot_held_x_fast_memory_blocks_per_sm},
       {"dot_held_x_two_rows_max_k", &policy.dot_held_x_two_rows_max_k},
       {"dot_held_x_short_min_bytes", &policy.dot_held_x_short_min_bytes},
@@ -194,6 +195,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_realigned_one_wave_min_fill_percent", &policy.axpy_realigned_one_wave_min_fill_percent},
       {"axpy_interleaved_max_waves", &policy.axpy_interleaved_max_waves},
       {"axpy_interleaved_one_wave_min_fill_percent", &policy.axpy_interleaved_one_wave_min_fill_percent},
+      {"axpy_interleaved_one_wave_any_memory_max_bytes", &policy.axpy_interleaved_one_wave_any_memory_max_bytes},
       {"axpy_aligned_max_waves", &policy.axpy_aligned_max_waves},
       {"axpy_aligned_one_wave_min_fill_percent", &policy.axpy_aligned_one_wave_min_fill_percent},
       {"axpy_one_wave_unroll8_max_rounds", &policy.axpy_one_wave_unroll8_max_rounds},
@@ -262,6 +264,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||
+      policy.dot_held_x_4byte_any_memory > 1 ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_held_x > 2 || policy.dot_held_x_long_rows > 1 || policy.dot_held_x_short_rows > 1 || policy.dot_held_x_4byte_max_k < 0 || policy.dot_held_x_4byte_max_k > 7 || policy.dot_held_x_fast_memory_blocks_per_sm < 1 || policy.dot_held_x_fast_memory_blocks_per_sm > 8 || policy.dot_held_x_two_rows_max_k < 0 || policy.dot_held_x_two_rows_max_k > 3 || policy.dot_held_x_shifted > 1 || policy.dot_held_x_narrow < 0 || policy.dot_held_x_narrow > 2 || policy.dot_held_x_narrow_blocks_per_sm < 1 || policy.dot_held_x_narrow_blocks_per_sm > 8 || policy.dot_held_x_blocks_per_sm < 1 || policy.dot_held_x_blocks_per_sm > 8 || policy.dot_tma > 2 || policy.dot_shared_x > 2 || !unroll_ok(policy.dot_shared_x_unroll) ||
       policy.dot_shared_x_max_shared_bytes > (index_t(227) << 10) || policy.dot_tma_blocks_per_sm < 1 ||
       policy.dot_tma_blocks_per_sm > 4 || policy.dot_tma_stages < 2 || policy.dot_tma_stages > 8 ||
@@ -294,7 +297,8 @@ GemvPolicy parse(const char* text) {
                           "axpy_few_columns_per_round 0 or 1, dot_balanced, dot_held_x, dot_tma and dot_shared_x 0, 1 or 2, dot_held_x_blocks_per_sm and dot_held_x_fast_memory_blocks_per_sm 1..8, dot_held_x_two_rows_max_k 0..3, dot_held_x_narrow 0, 1 or 2, dot_held_x_narrow_blocks_per_sm 1..8, dot_held_x_4byte_max_k 0..7, dot_shared_x_unroll 4 or 8, dot_shared_x_max_shared_bytes <= 232448, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves, dot_held_x_long_rows, dot_held_x_short_rows and dot_held_x_shifted 0 or 1, dot_balanced_align and dot_split_align_bytes a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
-                          "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave and cluster_one_wave 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
+                          "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave, cluster_one_wave, "
+                          "dot_held_x_4byte_any_memory 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");
   }
   return policy;

@@ -237,13 +237,24 @@ struct GemvPolicy {
   // aligned rows stay on dot_kernel: held-x 13-26 % slower at 2304^2-4096^2): 2305^2 10.06 -> 7.66, 2561^2
   // 11.45 -> 8.47, 3073^2 13.64 -> 10.95, 4097^2 1.2 % and 5121^2 17 % faster with k up to
   // 5 (the same run; 5-7 words with 3 blocks an SM an earlier run: 6145^2 and 7169^2 from
-  // 9 % faster to 10 % slower between runs, hence 5).
+  // 9 % faster to 10 % slower between runs, hence 5). Since the fifty-sixth session on the
+  // H100 too (dot_held_x_4byte_any_memory).
   index_t dot_held_x_short_rows = 1;
   index_t dot_held_x_short_min_bytes = index_t(10) << 20;
   index_t dot_held_x_two_rows_max_k = 3;
   index_t dot_held_x_fast_memory_blocks_per_sm = 4;
   index_t dot_held_x_fast_memory_min_fill_percent = 65;
   index_t dot_held_x_4byte_max_k = 5;
+  // ... and those fp32 rows on any memory system (1), with the fast-memory blocks an SM and
+  // fill floor above, or on fast memory only (0, the rule before the fifty-sixth session).
+  // H100 (25.4 GB/s an SM), same run, three passes, fp32 row N, the odd orders 2305^2-5121^2,
+  // shifted dot_kernel (4 rows a group) -> held x (cuBLAS): 2305^2 11.05 -> 9.24 us (11.53),
+  // 2561^2 12.97 -> 10.39 (12.83), 2817^2 14.31 -> 12.79 (14.75), 3073^2 16.06 -> 14.28,
+  // 3329^2 17.97 -> 17.00, 3585^2 20.17 -> 19.06 (21.27), 3841^2 22.77 -> 21.97, 4097^2
+  // 24.46 -> 24.34, 4353^2 29.29 -> 27.08, 4609^2 32.05 -> 30.15, 4865^2 35.59 -> 33.38,
+  // 5121^2 39.76 -> 36.69: 1.093x in geometric mean, none slower. With the H100's 3 blocks
+  // an SM (dot_held_x 2) 4097^2 lost 4.4 % and the rest gained less.
+  index_t dot_held_x_4byte_any_memory = 1;
   // Rows off 16-byte boundaries, or of lengths that end inside a word (the kernel's
   // kShifted: each row group the rows of one offset class, edges one element a lane): 1,
   // from dot_held_x_shifted_min_bytes (and as above); 0, never (dot_held_x 2 forces it
@@ -999,6 +1010,16 @@ struct GemvPolicy {
   // other 173 1.002x.
   index_t axpy_interleaved_max_waves = 0;
   index_t axpy_interleaved_one_wave_min_fill_percent = 93;
+  // ... and the interleaved layout's one wave on any memory system in matrices of at most
+  // axpy_interleaved_one_wave_any_memory_max_bytes (0: on fast memory only, the rule
+  // before the fifty-sixth session). H100, same run, three passes, fp32 row T, the odd
+  // orders 4353^2-12801^2 on the interleaved kernel, any waves -> one (cuBLAS): 4865^2 (95
+  // MB; 27 splits, 1053 blocks -> 13, 507) 36.86 -> 35.28 us (35.93), 9217^2 (340 MB; 36
+  // splits -> 7) 119.92 -> 118.02, but 8961^2 (321 MB) 110.88 -> 111.78, 10497^2 148.75 ->
+  // 152.85, 10753^2 156.98 -> 160.05, 12545^2 210.96 -> 218.86, 12801^2 217.65 -> 224.96;
+  // fp64 5377^2 (231 MB) 85.54 -> 81.86, 6401^2 116.35 -> 113.60, 10497^2 291.42 ->
+  // 298.22. The H100 gains only under about 340 MB (the H200 to 12801^2), hence 256 MiB.
+  index_t axpy_interleaved_one_wave_any_memory_max_bytes = index_t(256) << 20;
   index_t axpy_aligned_max_waves = 0;
   index_t axpy_aligned_one_wave_min_fill_percent = 93;
   // Aligned 2-byte Axpy vectors on the register kernel, on fast memory: 8 words in flight
