@@ -892,28 +892,36 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // dot_balanced_min_gain_percent.
     const int spare_per_lane =
         std::min(static_cast<int>(policy.dot_balanced_spare_per_lane_2byte), kBalancedSparePerLane<TA>);
+    const index_t round = split.groups_k * splits * lanes * unroll;  // words a group's round of loads takes
     const auto gain = [&](int per_lane) {
-      return dot_balanced_gain(args.count, words, blocks * splits, slots, split.groups_k * splits * lanes * unroll,
+      return dot_balanced_gain(args.count, words, blocks * splits, slots, round,
                                split.groups_k * splits == 1, balanced_blocks, threads / 32, per_lane);
     };
     const bool fits = args.count >= balanced_blocks;
     if (fits) balanced_gain = gain(spare_per_lane);
     // A fast memory system (fast_memory) takes it for every grid of more than 3 waves
-    // under dot_balanced_fast_memory_max_bytes.
+    // under dot_balanced_fast_memory_max_bytes; any GPU for grids of more than 3 waves whose
+    // thread groups read whole rows in at most dot_balanced_many_waves_max_rounds rounds
+    // of loads (short blocks, each a memory latency or two: the model's rounds miss them).
+    const bool short_rows_waves = blocks * splits > 3 * slots && split.groups_k * splits == 1 &&
+                                  ceil_div(words, round) <= policy.dot_balanced_many_waves_max_rounds;
     const bool fast_memory_waves =
         fast_memory(state) && blocks * splits > 3 * slots &&
         args.count * args.length * static_cast<index_t>(sizeof(TA)) < policy.dot_balanced_fast_memory_max_bytes;
-    if (fits && (policy.dot_balanced == 2 || fast_memory_waves ||
-                 gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
+    const bool model_takes =
+        fits && (gain(0) >= 1 + policy.dot_balanced_min_gain_percent / 100.0 ||
                  balanced_gain >= 1 + (rows == 1 ? policy.dot_balanced_one_row_spare_min_gain_percent
                                                   : policy.dot_balanced_spare_min_gain_percent) /
-                                           100.0)) {
+                                           100.0);
+    if (fits && (policy.dot_balanced == 2 || fast_memory_waves || short_rows_waves || model_takes)) {
       if (x_packed) pack_x_in_workspace(args, state);
       if (policy.trace) {
         trace_call("dot", args);
         std::fprintf(stderr, "balanced, %d threads, %lld blocks, x packed %d, predicted gain %.3f%s\n", threads,
                      static_cast<long long>(balanced_blocks), x_packed ? 1 : 0, balanced_gain,
-                     fast_memory_waves ? ", fast memory and many waves" : "");
+                     fast_memory_waves                  ? ", fast memory and many waves"
+                     : short_rows_waves && !model_takes ? ", short rows and many waves"
+                                                        : "");
       }
       args.piece_align = static_cast<int>(policy.dot_balanced_align);
       args.spare_per_lane = spare_per_lane;

@@ -71,6 +71,7 @@ GemvPolicy parse(const char* text) {
       {"dot_balanced_spare_min_gain_percent", &policy.dot_balanced_spare_min_gain_percent},
       {"dot_balanced_one_row_spare_min_gain_percent", &policy.dot_balanced_one_row_spare_min_gain_percent},
       {"dot_balanced_many_waves", &policy.dot_balanced_many_waves},
+      {"dot_balanced_many_waves_max_rounds", &policy.dot_balanced_many_waves_max_rounds},
       {"dot_balanced_fast_memory_max_bytes", &policy.dot_balanced_fast_memory_max_bytes},
       {"dot_balanced_align", &policy.dot_balanced_align},
       {"dot_balanced_spare_per_lane_2byte", &policy.dot_balanced_spare_per_lane_2byte},

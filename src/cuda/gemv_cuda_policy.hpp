@@ -339,6 +339,20 @@ struct GemvPolicy {
   // 1032 40.85 -> 32.65 (34.94), fp32 66.8 -> 60.4 (62.6). With rows split over groups
   // it took bf16 12800^2, 12808^2 and 12040^2 as well, 2-3 % slower (hence whole rows).
   index_t dot_balanced_many_waves = 1;
+  // ... and, on any GPU, every dot_kernel grid of more than 3 waves whose thread groups
+  // read whole rows in at most this many rounds of loads (0: never), whatever the model
+  // predicts: its blocks live a memory latency or two each, which the model's rounds do
+  // not count (it predicts 0.97 at 16384 x 1024). H100, a scan first (dot_balanced=2 on 51
+  // shapes, row N, three types, three passes): faster at 16384 x 1024 in every type (5-9 %)
+  // and fp32 131072 x 512 (1.4 %), the grids of this class; elsewhere -5.9 to +1.4 % (fp32
+  // 8192^2 2.3 % slower, bf16 1024 x 16384 5.9 %: fewer waves). As built, same binary,
+  // three passes, rule off -> on (cuBLAS): bf16 16384 x 1024 (one round, 2048 blocks for
+  // 528 slots) 15.03 -> 14.32 us (15.01), fp16 14.72 -> 13.97 (14.82), fp32 (two rows a
+  // group, two rounds, 1024 blocks for 264) 25.28 -> 23.22 (27.67), fp32 131072 x 512 (one
+  // round, 31 waves) 89.79 -> 88.58 (89.58); of the sweep's row N shapes (the trace) these
+  // are the ones it moves. On fast memory these grids took it already under
+  // dot_balanced_fast_memory_max_bytes.
+  index_t dot_balanced_many_waves_max_rounds = 2;
   // ... and, on fast memory (fast_memory_min_gbps_per_sm), every dot_kernel grid of more
   // than 3 waves of blocks, whole rows a group or not, in a matrix under
   // dot_balanced_fast_memory_max_bytes, whatever the model predicts. The H100 SXM has
