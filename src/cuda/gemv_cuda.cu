@@ -765,7 +765,21 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return choose_split(one_row_blocks, std::max(most_k, least_k), least_k, groups, 1, one_row_slots).groups_k >=
            policy.dot_two_rows_8byte_min_groups_k;
   }();
-  const int rows = shifted ? shifted_rows : !aligned ? 1 : two_rows_8byte ? 2 : aligned_rows;
+  // Aligned fp32 rows go two a group, but one (8 words in flight) where they are long
+  // (dot_one_row_4byte_min_words) and the two-row grid is one wave of blocks that fills 90
+  // % of the slots or more: the one-row grid has twice the blocks, half the rows each,
+  // in two waves, so that the SMs whose blocks finish first take more of the second
+  // (GemvPolicy::dot_one_row_4byte_min_words).
+  const bool one_row_4byte = [&] {
+    if (sizeof(TA) != 4 || !aligned || policy.dot_rows != 0 || lanes != 32 || args.batch != 1 ||
+        policy.dot_one_row_4byte_min_words <= 0 || words < policy.dot_one_row_4byte_min_words) {
+      return false;
+    }
+    const index_t two_row_slots = resident_blocks(dot_kernel<TA, TX, TY, Acc, 32, 2, 4, true>) * state.multiprocessors;
+    const index_t two_row_blocks = ceil_div(args.count, 2 * groups);  // groups_k 1: a wave at most
+    return 10 * two_row_blocks >= 9 * two_row_slots && two_row_blocks <= two_row_slots;
+  }();
+  const int rows = shifted ? shifted_rows : !aligned ? 1 : two_rows_8byte ? 2 : one_row_4byte ? 1 : aligned_rows;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);
@@ -981,9 +995,10 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   if (policy.trace) {
     trace_call("dot", args);
     std::fprintf(stderr,
-                 "lanes %d rows %d unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
+                 "lanes %d rows %d%s unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
                  "tail %lld tiles x %d splits, x packed %d, balanced kernel's predicted gain %.3f\n",
-                 lanes, rows, unroll, aligned ? "aligned" : shifted ? "shifted" : "unaligned",
+                 lanes, rows, one_row_4byte ? " (long rows, a wave of two-row blocks)" : "", unroll,
+                 aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(grid_x * splits * batch_z),
                  static_cast<long long>(slots), static_cast<long long>(args.tail_splits > 1 ? tail_tiles : 0),

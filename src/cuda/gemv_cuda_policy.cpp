@@ -26,6 +26,7 @@ GemvPolicy parse(const char* text) {
       {"dot_split_align_bytes", &policy.dot_split_align_bytes},
       {"dot_split_short_rows_max_slots_percent", &policy.dot_split_short_rows_max_slots_percent},
       {"dot_rows", &policy.dot_rows},
+      {"dot_one_row_4byte_min_words", &policy.dot_one_row_4byte_min_words},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_two_rows_2byte_max_words", &policy.dot_two_rows_2byte_max_words},
       {"dot_two_rows_8byte_min_groups_k", &policy.dot_two_rows_8byte_min_groups_k},

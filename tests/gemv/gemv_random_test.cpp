@@ -319,6 +319,31 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
   }
 }
 
+// Long Dot-form rows on 16-byte boundaries, about one row a warp of the GPU: on a GPU of
+// 132 SMs the Cuda backend's two-row float grid would be one wave of blocks filling 97 %
+// of its slots, so it takes the rows one a group, 8 words in flight
+// (GemvPolicy::dot_one_row_4byte_min_words); a count that ends inside a block and a
+// length that ends inside a word; beta = 0 over a poisoned y, strided x and y. The other
+// backends take a few such rows.
+TYPED_TEST(GemvRandomTest, LongRowsOneWaveDotForm) {
+  struct Shape {
+    index_t rows, length;
+  };
+  std::vector<Shape> shapes = {{64, 12302}};
+  if (kBackend == fastmv::Backend::Cuda) {
+    shapes = {{4096, 12288}};
+    if (!quick_mode()) shapes.push_back({4090, 12302});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      if (!this->check_fresh(layout, op, m, n, (min_lda(layout, m, n) + 3) / 4 * 4, 0)) return;
+    }
+  }
+}
+
 // Dot-form rows of 16-128 whole 16-byte words (float: 64-512 elements) on 16-byte
 // boundaries, which the Cuda backend's x-held kernel takes in narrow row groups (8-32
 // lanes, several a warp: GemvPolicy::dot_held_x_narrow): rows that fill the groups' loads
