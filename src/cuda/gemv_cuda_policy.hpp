@@ -62,15 +62,16 @@ struct GemvPolicy {
   // group, lost up to 4 % with 16: it keeps 8).
   index_t dot_min_words_per_thread_2rows = 16;
   // ... but one row a group (8 words in flight) for aligned fp32 rows of at least this
-  // many 16-byte words (0: never) where the two-row grid is a single wave of blocks filling
-  // at least 90 % of the slots (dot() in gemv_cuda.cu): 2 waves of blocks of half the
-  // rows, whose second the SMs that finish first take more of. H100, three or four runs of two to
-  // four rounds each, row N, two rows -> one (cuBLAS, last run): 4096 x 32000 172.86 ->
-  // 170.33 us (167.18; the four runs 0.973-0.985x the time), 4096 x 14336 79.98 -> 78.66
-  // (78.66; 0.982-0.985x), 4096 x 128256 670.8 -> 663.1 (695.1; 0.988-0.996x); shorter
-  // rows lost: 4096 x 11008 (2752 words) 1.004-1.005x, 4096^2 1.046x, and so did grids
-  // of more waves (8192^2 1.010-1.013x, 7424^2 1.022-1.036x; 11776^2-12296^2 0.97-1.00x, left
-  // on two rows).
+  // many 16-byte words (0: never) where the two-row grid is a single wave of blocks
+  // filling at least 90 % of the slots (dot() in gemv_cuda.cu): 2 waves of blocks of half
+  // the rows, whose second the SMs that finish first take more of. H100, two to six runs
+  // of two to four rounds each, two rows -> one: 4096 x 32000 0.972-0.985x the time,
+  // 4096 x 14336 0.981-0.985x, 4096 x 128256 0.988-0.996x, 3840 x 16384 0.952-0.974x (as
+  // built, same binary, three rounds, row N, against cuBLAS: 173.86 -> 170.51 us (167.38),
+  // 80.06 -> 78.83 (78.22), 669.5 -> 664.3 (696.1), 85.82 -> 83.57 (84.64)). Shorter rows
+  // lost: 4096 x 11008 (2752 words) 1.004-1.005x, 4096^2 1.046x; and so did grids of more
+  // waves (8192^2 1.010-1.013x, 7424^2 1.022-1.036x; 11776^2-12296^2 0.97-1.00x, left on
+  // two rows).
   index_t dot_one_row_4byte_min_words = 3072;
   // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
   // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
