@@ -684,7 +684,13 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const int aligned_rows = policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
                            : sizeof(TA) == 4 || few_rows_2byte ? 2
                                                               : 1;
-  const index_t groups = kBlockThreads / lanes;
+  // Threads a block: kBlockThreads, or 128 (GemvPolicy::dot_threads, an experiment) for
+  // aligned rows read by whole warps in grids of plenty of rows (never split).
+  const int threads = policy.dot_threads == 128 && lanes == 32 && aligned &&
+                              args.count * args.batch >= 64 * state.multiprocessors
+                          ? 128
+                          : kBlockThreads;
+  const index_t groups = threads / lanes;
   // Rows a period apart lie the same distance past a 16-byte boundary.
   const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
   if (dot_held_x(args, aligned, x_packed, period, state)) return;
@@ -772,7 +778,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // (GemvPolicy::dot_one_row_4byte_min_words).
   const bool one_row_4byte = [&] {
     if (sizeof(TA) != 4 || !aligned || policy.dot_rows != 0 || lanes != 32 || args.batch != 1 ||
-        policy.dot_one_row_4byte_min_words <= 0 || words < policy.dot_one_row_4byte_min_words) {
+        threads != kBlockThreads || policy.dot_one_row_4byte_min_words <= 0 ||
+        words < policy.dot_one_row_4byte_min_words) {
       return false;
     }
     const index_t two_row_slots = resident_blocks(dot_kernel<TA, TX, TY, Acc, 32, 2, 4, true>) * state.multiprocessors;
@@ -802,6 +809,13 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       if (rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true, true>;
       return dot_kernel<TA, TX, TY, Acc, L, 1, 4, true, true>;
     }
+    if constexpr (L == 32) {
+      if (threads == 128 && aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true, false, 128>;
+      if (threads == 128 && aligned && rows == 1) {
+        return deep ? dot_kernel<TA, TX, TY, Acc, L, 1, 8, true, false, 128>
+                    : dot_kernel<TA, TX, TY, Acc, L, 1, 4, true, false, 128>;
+      }
+    }
     if (aligned && rows == 4) return dot_kernel<TA, TX, TY, Acc, L, 4, 2, true>;
     if (aligned && rows == 2) return dot_kernel<TA, TX, TY, Acc, L, 2, 4, true>;
     if (aligned) {
@@ -814,7 +828,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                         : lanes == 8 ? pick(std::integral_constant<int, 8>{})
                                      : pick(std::integral_constant<int, 4>{});
 
-  const index_t slots = resident_blocks(kernel) * state.multiprocessors;
+  const index_t slots = resident_blocks(kernel, 0, threads) * state.multiprocessors;
   const index_t partial_bytes = args.batch * args.count * static_cast<index_t>(sizeof(Acc));
   const index_t min_words =
       rows == 2 ? policy.dot_min_words_per_thread_2rows : policy.dot_min_words_per_thread;
@@ -995,18 +1009,19 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   if (policy.trace) {
     trace_call("dot", args);
     std::fprintf(stderr,
-                 "lanes %d rows %d%s unroll %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
+                 "lanes %d rows %d%s unroll %d threads %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
                  "tail %lld tiles x %d splits, x packed %d, balanced kernel's predicted gain %.3f\n",
-                 lanes, rows, one_row_4byte ? " (long rows, a wave of two-row blocks)" : "", unroll,
+                 lanes, rows, one_row_4byte ? " (long rows, a wave of two-row blocks)" : "", unroll, threads,
                  aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(grid_x * splits * batch_z),
                  static_cast<long long>(slots), static_cast<long long>(args.tail_splits > 1 ? tail_tiles : 0),
                  args.tail_splits, x_packed ? 1 : 0, balanced_gain);
   }
-  launch(kernel, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(splits),
-                      static_cast<unsigned>(batch_z)),
-         0, state, early_launch(state), args.cluster != 0 ? splits : 0, args);
+  launch_sized(kernel, dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(splits),
+                           static_cast<unsigned>(batch_z)),
+               static_cast<unsigned>(threads), 0, state, early_launch(state), args.cluster != 0 ? splits : 0,
+               args);
 }
 
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors

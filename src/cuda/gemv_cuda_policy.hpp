@@ -73,6 +73,10 @@ struct GemvPolicy {
   // waves (8192^2 1.010-1.013x, 7424^2 1.022-1.036x; 11776^2-12296^2 0.97-1.00x, left on
   // two rows).
   index_t dot_one_row_4byte_min_words = 3072;
+  // dot_kernel's threads a block for aligned rows read by whole warps in grids of at least
+  // 64 rows an SM: 256, or 128 (an experiment: cuBLAS's shape at fp32 11776^2, a row a
+  // warp in blocks of 4 warps, docs/PERFORMANCE.md; not yet run on a GPU).
+  index_t dot_threads = 256;
   // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
   // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against

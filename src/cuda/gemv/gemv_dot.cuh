@@ -72,16 +72,18 @@ __device__ __forceinline__ unsigned volatile_block_x() {
 // deeper variants to 128 (2 per SM). Left to itself ptxas gave the aligned bf16
 // kernel 118 (2 blocks per SM: 8448^2 bf16 52 us, 8456^2 67 us) and the realigned
 // one 80 (3 per SM: 3329^2 bf16 made 417 blocks for 396 slots).
+// kThreads: threads a block (kBlockThreads, or 128 for an experiment, GemvPolicy::dot_threads:
+// cuBLAS's row a warp in blocks of 4 warps), with as many warps an SM resident.
 template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
-          bool kAligned, bool kShifted = false>
-__global__ void __launch_bounds__(kBlockThreads, kRows == 1 && kUnroll == 4 ? 4 : 2)
+          bool kAligned, bool kShifted = false, int kThreads = kBlockThreads>
+__global__ void __launch_bounds__(kThreads, (kRows == 1 && kUnroll == 4 ? 4 : 2) * kBlockThreads / kThreads)
     dot_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
-  static_assert(kBlockThreads % kLanes == 0 && kLanes <= 32, "groups within a warp");
+  static_assert(kThreads % kLanes == 0 && kLanes <= 32 && kThreads <= kBlockThreads, "groups within a warp");
   static_assert(kAligned || kRows == 1, "unaligned rows are realigned one row at a time");
   static_assert(kAligned || !kShifted, "shifted rows are read as aligned ones are");
   allow_later_work();
   constexpr int V = kVector<TA>;
-  constexpr int kGroups = kBlockThreads / kLanes;
+  constexpr int kGroups = kThreads / kLanes;
   const int lane = threadIdx.x % kLanes;
   const int group = threadIdx.x / kLanes;
   const int groups_k = args.groups_k;
