@@ -137,6 +137,12 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,fast_memory_min_gbps_per_sm=1" "$cuda_test" --gtest_brief=1
   # The Dot form's split rows through global memory where a cluster would take them.
   step tests-no-clusters env FASTMV_CUDA_GEMV_POLICY=cluster_max_splits=0 "$cuda_test" --gtest_brief=1
+  # dot_kernel in blocks of 128 threads wherever its aligned rows are read by whole warps
+  # (by default only long fp32 rows in grids of many: dot_threads_128_4byte_min_words), with
+  # the rows a group otherwise chosen, and one row a group.
+  step tests-dot-128 env FASTMV_CUDA_GEMV_POLICY=dot_threads=128 "$cuda_test" --gtest_brief=1
+  step tests-dot-128-one-row env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_threads=128,dot_rows=1 \
+    "$cuda_test" --gtest_brief=1
   # The Dot form's rows balanced over the warps wherever that kernel can take them (by
   # default only where its model predicts a gain), in blocks of 256 and of 1024 threads.
   step tests-balanced env FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 "$cuda_test" --gtest_brief=1

@@ -684,12 +684,20 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const int aligned_rows = policy.dot_rows != 0             ? static_cast<int>(policy.dot_rows)
                            : sizeof(TA) == 4 || few_rows_2byte ? 2
                                                               : 1;
-  // Threads a block: kBlockThreads, or 128 (GemvPolicy::dot_threads, an experiment) for
-  // aligned rows read by whole warps in grids of plenty of rows (never split).
-  const int threads = policy.dot_threads == 128 && lanes == 32 && aligned &&
-                              args.count * args.batch >= 64 * state.multiprocessors
-                          ? 128
-                          : kBlockThreads;
+  // Threads a block: kBlockThreads, but 128 (four warps) for long aligned fp32 rows in
+  // grids of many rows, each warp taking one row with 8 words in flight (cuBLAS's layout
+  // at fp32 11776^2): blocks of four rows instead of sixteen, so the last wave is finer
+  // (GemvPolicy::dot_threads_128_4byte_min_words). GemvPolicy::dot_threads 128 forces it
+  // for every aligned row read by whole warps (tests), 256 never.
+  const bool threads_128_4byte =
+      sizeof(TA) == 4 && policy.dot_threads == 0 && policy.dot_rows == 0 && lanes == 32 && aligned &&
+      args.batch == 1 && policy.dot_threads_128_4byte_min_words > 0 &&
+      words >= policy.dot_threads_128_4byte_min_words &&
+      args.count >= policy.dot_threads_128_4byte_min_rows_per_sm * state.multiprocessors;
+  const int threads =
+      threads_128_4byte || (policy.dot_threads == 128 && lanes == 32 && aligned && policy.dot_rows != 4)
+          ? 128
+          : kBlockThreads;
   const index_t groups = threads / lanes;
   // Rows a period apart lie the same distance past a 16-byte boundary.
   const index_t period = 16 / std::gcd<index_t>(args.lda * static_cast<index_t>(sizeof(TA)) % 16 + 16, 16);
@@ -786,7 +794,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t two_row_blocks = ceil_div(args.count, 2 * groups);  // groups_k 1: a wave at most
     return 10 * two_row_blocks >= 9 * two_row_slots && two_row_blocks <= two_row_slots;
   }();
-  const int rows = shifted ? shifted_rows : !aligned ? 1 : two_rows_8byte ? 2 : one_row_4byte ? 1 : aligned_rows;
+  const int rows = shifted             ? shifted_rows
+                   : !aligned            ? 1
+                   : two_rows_8byte      ? 2
+                   : one_row_4byte || threads_128_4byte ? 1
+                                         : aligned_rows;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);
@@ -1011,7 +1023,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     std::fprintf(stderr,
                  "lanes %d rows %d%s unroll %d threads %d %s, groups_k %lld splits %lld%s, %lld blocks (%lld slots), "
                  "tail %lld tiles x %d splits, x packed %d, balanced kernel's predicted gain %.3f\n",
-                 lanes, rows, one_row_4byte ? " (long rows, a wave of two-row blocks)" : "", unroll, threads,
+                 lanes, rows,
+                 one_row_4byte       ? " (long rows, a wave of two-row blocks)"
+                 : threads_128_4byte ? " (long rows, many of them)"
+                                     : "",
+                 unroll, threads,
                  aligned ? "aligned" : shifted ? "shifted" : "unaligned",
                  static_cast<long long>(split.groups_k), static_cast<long long>(splits),
                  args.cluster != 0 ? " (a cluster)" : "", static_cast<long long>(grid_x * splits * batch_z),

@@ -28,6 +28,8 @@ GemvPolicy parse(const char* text) {
       {"dot_rows", &policy.dot_rows},
       {"dot_one_row_4byte_min_words", &policy.dot_one_row_4byte_min_words},
       {"dot_threads", &policy.dot_threads},
+      {"dot_threads_128_4byte_min_words", &policy.dot_threads_128_4byte_min_words},
+      {"dot_threads_128_4byte_min_rows_per_sm", &policy.dot_threads_128_4byte_min_rows_per_sm},
       {"dot_two_rows_2byte_max_rows_per_sm", &policy.dot_two_rows_2byte_max_rows_per_sm},
       {"dot_two_rows_2byte_max_words", &policy.dot_two_rows_2byte_max_words},
       {"dot_two_rows_8byte_min_groups_k", &policy.dot_two_rows_8byte_min_groups_k},
@@ -267,7 +269,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
       policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||
-      policy.dot_held_x_4byte_any_memory > 1 || (policy.dot_threads != 128 && policy.dot_threads != 256) ||
+      policy.dot_held_x_4byte_any_memory > 1 || (policy.dot_threads != 0 && policy.dot_threads != 128 && policy.dot_threads != 256) ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_held_x > 2 || policy.dot_held_x_long_rows > 1 || policy.dot_held_x_short_rows > 1 || policy.dot_held_x_4byte_max_k < 0 || policy.dot_held_x_4byte_max_k > 7 || policy.dot_held_x_fast_memory_blocks_per_sm < 1 || policy.dot_held_x_fast_memory_blocks_per_sm > 8 || policy.dot_held_x_two_rows_max_k < 0 || policy.dot_held_x_two_rows_max_k > 3 || policy.dot_held_x_shifted > 1 || policy.dot_held_x_narrow < 0 || policy.dot_held_x_narrow > 2 || policy.dot_held_x_narrow_blocks_per_sm < 1 || policy.dot_held_x_narrow_blocks_per_sm > 8 || policy.dot_held_x_blocks_per_sm < 1 || policy.dot_held_x_blocks_per_sm > 8 || policy.dot_tma > 2 || policy.dot_shared_x > 2 || !unroll_ok(policy.dot_shared_x_unroll) ||
       policy.dot_shared_x_max_shared_bytes > (index_t(227) << 10) || policy.dot_tma_blocks_per_sm < 1 ||
       policy.dot_tma_blocks_per_sm > 4 || policy.dot_tma_stages < 2 || policy.dot_tma_stages > 8 ||
@@ -293,7 +295,7 @@ GemvPolicy parse(const char* text) {
     throw InvalidArgument("FASTMV_CUDA_GEMV_POLICY", "value", text,
                           "target_threads_per_sm >= 256, axpy_lanes a power of 2 in 4..256, "
                           "dot_rows and dot_shifted_rows 0, 1, 2 or 4, dot_shifted and dot_tail_split 0, 1 or 2, dot_tail_max_splits >= 2, "
-                          "dot_unroll 0, 4 or 8, dot_threads 128 or 256, blocks_per_sm <= 32, "
+                          "dot_unroll 0, 4 or 8, dot_threads 0, 128 or 256, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split) and early_launch_narrow16 0, 1 or 2, early_launch_next_register 0 or 1, "

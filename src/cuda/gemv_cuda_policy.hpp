@@ -73,10 +73,29 @@ struct GemvPolicy {
   // waves (8192^2 1.010-1.013x, 7424^2 1.022-1.036x; 11776^2-12296^2 0.97-1.00x, left on
   // two rows).
   index_t dot_one_row_4byte_min_words = 3072;
-  // dot_kernel's threads a block for aligned rows read by whole warps in grids of at least
-  // 64 rows an SM: 256, or 128 (an experiment: cuBLAS's shape at fp32 11776^2, a row a
-  // warp in blocks of 4 warps, docs/PERFORMANCE.md; not yet run on a GPU).
-  index_t dot_threads = 256;
+  // Aligned fp32 rows of at least dot_threads_128_4byte_min_words 16-byte words, at least
+  // dot_threads_128_4byte_min_rows_per_sm rows an SM (0: never): dot_kernel in blocks of
+  // 128 threads, a row a warp with 8 words in flight (cuBLAS's layout at 11776^2), instead
+  // of 256 threads of two rows a warp, 4 words each. H100, same binary, three passes
+  // each, row N, 256 -> 128 (cuBLAS): 9216^2 113.38 -> 112.16 us (131.73), 9472^2 119.78 ->
+  // 118.22, 10496^2 144.48 -> 143.31, 11784^2 182.10 -> 179.55 (179.46), 12040^2 189.92 ->
+  // 187.22 (188.99), 12296^2 197.58 -> 195.44 (197.04), 12808^2 212.32 -> 210.37, 13824^2
+  // 248.62 -> 242.82, 16384^2 341.81 -> 340.54; col T alike (12040^2 190.69 -> 187.14).
+  // Over the sweep's aligned squares 8704^2-12808^2 (35) 0.993x the time, none slower by
+  // more than 0.3 %; a second run with the rule built in, on -> off, 0.990x over 17 row N
+  // shapes of 8704 columns and more (13824^2 0.974x), 0.989x col T; 14336^2 1.005x both
+  // times. Below the floors it lost: 8448^2 (2112 words, exactly 64
+  // rows an SM) 92.63 -> 93.23, 8456^2 98.03 -> 99.66; short rows, whose grid splits each
+  // row over two groups, 20000 x 3000 81.42 -> 90.16. fp64 (already a row a warp) and
+  // bf16 under blocks of 128: within 1 % (bf16 12288^2 0.991x, 16384^2 1.002x). The grids
+  // it takes are several waves of blocks; a block of four rows leaves a last wave a
+  // quarter as coarse.
+  index_t dot_threads_128_4byte_min_words = 2176;
+  index_t dot_threads_128_4byte_min_rows_per_sm = 64;
+  // dot_kernel's threads a block: 0 by the rule above; 128 wherever aligned rows are read
+  // by whole warps (tests and experiments; with the rows a group otherwise chosen), 256
+  // never 128.
+  index_t dot_threads = 0;
   // Dot form, aligned rows: rows per thread group (1, 2 or 4; 0 chooses by type, see
   // dot() in gemv_cuda.cu). More rows share each x word; 4 rows (2 words in flight
   // each) measured slower than 1 row at every size tried (8192^2 fp32: 2612 against

@@ -344,6 +344,31 @@ TYPED_TEST(GemvRandomTest, LongRowsOneWaveDotForm) {
   }
 }
 
+// Long aligned Dot-form rows, many of them: at least 64 rows an SM on a GPU of up to 136
+// SMs and at least 2176 16-byte words a float row, which the Cuda backend reads in blocks
+// of 128 threads, a row a warp (GemvPolicy::dot_threads_128_4byte_min_words); a count that
+// ends inside a block and a length that ends inside a word; beta = 0 over a poisoned y,
+// strided x and y. gpu.sh runs the suite with those blocks everywhere they can go. The
+// other backends take a few such rows.
+TYPED_TEST(GemvRandomTest, ManyLongRowsDotForm) {
+  struct Shape {
+    index_t rows, length;
+  };
+  std::vector<Shape> shapes = {{37, 8710}};
+  if (kBackend == fastmv::Backend::Cuda) {
+    shapes = {{8707, 8710}};
+    if (!quick_mode()) shapes.push_back({12040, 12040});
+  }
+  for (const Shape shape : shapes) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
+      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
+      if (!this->check_fresh(layout, op, m, n, (min_lda(layout, m, n) + 3) / 4 * 4, 0)) return;
+    }
+  }
+}
+
 // Dot-form rows of 16-128 whole 16-byte words (float: 64-512 elements) on 16-byte
 // boundaries, which the Cuda backend's x-held kernel takes in narrow row groups (8-32
 // lanes, several a warp: GemvPolicy::dot_held_x_narrow): rows that fill the groups' loads
