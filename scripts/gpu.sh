@@ -199,10 +199,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     FASTMV_CUDA_GEMV_POLICY=dot_tail_split=2,dot_shifted=2,dot_shifted_rows=4 "$cuda_test" --gtest_brief=1
   # The narrow Axpy kernel (tiles of 16 or 32 outputs) wherever the register Axpy kernel
   # would run (by default: 2-96 MiB where its tiles fill one wave): as chosen but with the
-  # first round prefetched into L2 before the early-launch wait on tiles of 16 too (by
-  # default only on tiles of 32; memcheck below runs it without), and with tiles of 32,
+  # first round prefetched into L2 before the early-launch wait on tiles of 16 and on
+  # unaligned vectors too (by default only on aligned tiles of 32; memcheck below runs it
+  # without), and with tiles of 32,
   # blocks of 256 threads, 32 vectors in flight and splits that fill the slots.
-  step tests-narrow env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,early_launch_narrow16=2 "$cuda_test" --gtest_brief=1
+  step tests-narrow env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,early_launch_narrow16=2,early_launch_narrow32_unaligned=2 "$cuda_test" --gtest_brief=1
   step tests-narrow-splits env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_lanes=32,axpy_narrow_threads=256,axpy_narrow_unroll=32 \
     "$cuda_test" --gtest_brief=1

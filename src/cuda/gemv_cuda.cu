@@ -1698,9 +1698,11 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
                  static_cast<long long>(splits), x_words ? "words" : "elements",
                  static_cast<long long>(tiles * splits * batch_z), static_cast<long long>(slots));
   }
-  // Tiles of 16 outputs without the L2 prefetch (GemvPolicy::early_launch_narrow16).
-  const index_t early =
-      lanes == 16 ? std::min(early_launch(state), policy.early_launch_narrow16) : early_launch(state);
+  // Tiles of 16 outputs, and tiles of 32 over unaligned vectors, without the L2 prefetch
+  // (GemvPolicy::early_launch_narrow16, early_launch_narrow32_unaligned).
+  const index_t early = lanes == 16 ? std::min(early_launch(state), policy.early_launch_narrow16)
+                        : !aligned  ? std::min(early_launch(state), policy.early_launch_narrow32_unaligned)
+                                    : early_launch(state);
   args.prefetch = early == 2 ? 1 : 0;
   launch_sized(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)),
                static_cast<unsigned>(threads), 0, state, early, 0, args);

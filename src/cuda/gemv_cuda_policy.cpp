@@ -215,6 +215,7 @@ GemvPolicy parse(const char* text) {
       {"early_launch_tma_next", &policy.early_launch_tma_next},
       {"early_launch_tma_next_split", &policy.early_launch_tma_next_split},
       {"early_launch_narrow16", &policy.early_launch_narrow16},
+      {"early_launch_narrow32_unaligned", &policy.early_launch_narrow32_unaligned},
       {"axpy_tma_unaligned", &policy.axpy_tma_unaligned},
       {"axpy_tma_unaligned_min_bytes", &policy.axpy_tma_unaligned_min_bytes},
       {"axpy_tma_unaligned_min_bytes_8byte", &policy.axpy_tma_unaligned_min_bytes_8byte},
@@ -268,7 +269,7 @@ GemvPolicy parse(const char* text) {
       policy.axpy_tma_mid_ring_fast_memory > 2 ||
       policy.axpy_tma_min_stages_per_split < 1 || policy.axpy_tma_split_wide > 1 ||
       policy.axpy_tma_split_blocks_per_sm < 1 || policy.early_launch > 2 || policy.early_launch_tma > 2 ||
-      policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 ||
+      policy.early_launch_next_register > 1 || policy.early_launch_tma_next > 2 || policy.early_launch_tma_next_split > 2 || policy.early_launch_narrow16 > 2 || policy.early_launch_narrow32_unaligned > 2 ||
       policy.dot_held_x_4byte_any_memory > 1 || (policy.dot_threads != 0 && policy.dot_threads != 128 && policy.dot_threads != 256) ||
       policy.axpy_few_columns_per_round > 1 || policy.dot_balanced > 2 || policy.dot_held_x > 2 || policy.dot_held_x_long_rows > 1 || policy.dot_held_x_short_rows > 1 || policy.dot_held_x_4byte_max_k < 0 || policy.dot_held_x_4byte_max_k > 7 || policy.dot_held_x_fast_memory_blocks_per_sm < 1 || policy.dot_held_x_fast_memory_blocks_per_sm > 8 || policy.dot_held_x_two_rows_max_k < 0 || policy.dot_held_x_two_rows_max_k > 3 || policy.dot_held_x_shifted > 1 || policy.dot_held_x_narrow < 0 || policy.dot_held_x_narrow > 2 || policy.dot_held_x_narrow_blocks_per_sm < 1 || policy.dot_held_x_narrow_blocks_per_sm > 8 || policy.dot_held_x_blocks_per_sm < 1 || policy.dot_held_x_blocks_per_sm > 8 || policy.dot_tma > 2 || policy.dot_shared_x > 2 || !unroll_ok(policy.dot_shared_x_unroll) ||
       policy.dot_shared_x_max_shared_bytes > (index_t(227) << 10) || policy.dot_tma_blocks_per_sm < 1 ||
@@ -298,7 +299,7 @@ GemvPolicy parse(const char* text) {
                           "dot_unroll 0, 4 or 8, dot_threads 0, 128 or 256, blocks_per_sm <= 32, "
                           "axpy_unroll, axpy_large_unroll, axpy_large_unaligned_unroll and "
                           "axpy_small_unaligned_unroll(_2byte) 4 or 8, axpy_tma_stages 2..12, axpy_tma_deep_ring_stages <= 8 (the ring every variant fits), "
-                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split) and early_launch_narrow16 0, 1 or 2, early_launch_next_register 0 or 1, "
+                          "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split), early_launch_narrow16 and early_launch_narrow32_unaligned 0, 1 or 2, early_launch_next_register 0 or 1, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced, dot_held_x, dot_tma and dot_shared_x 0, 1 or 2, dot_held_x_blocks_per_sm and dot_held_x_fast_memory_blocks_per_sm 1..8, dot_held_x_two_rows_max_k 0..3, dot_held_x_narrow 0, 1 or 2, dot_held_x_narrow_blocks_per_sm 1..8, dot_held_x_4byte_max_k 0..7, dot_shared_x_unroll 4 or 8, dot_shared_x_max_shared_bytes <= 232448, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves, dot_held_x_long_rows, dot_held_x_short_rows and dot_held_x_shifted 0 or 1, dot_balanced_align and dot_split_align_bytes a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
                           "axpy_narrow and axpy_narrow_aligned_2byte 0, 1 or 2, axpy_narrow_x_words 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "

@@ -997,6 +997,17 @@ struct GemvPolicy {
   // were even to 3 % slower without the prefetch (3585^2 20.3 -> 20.9) and keep
   // early_launch, as do the other Axpy kernels (bf16 3073^2, realigned, 11.8 -> 12.6).
   index_t early_launch_narrow16 = 1;
+  // ... and with tiles of 32 outputs over unaligned vectors (odd lda; fp32 from 2305^2).
+  // H100, same binary, three passes, 2 -> 1 (cuBLAS), col N: 2561^2 13.32 -> 13.18 us
+  // (13.04), 3585^2 20.91 -> 20.61 (20.32), 3841^2 23.65 -> 23.31 (22.40), 4097^2 26.36 ->
+  // 25.89 (25.59); row T alike (4097^2 26.33 -> 25.90). A second run, the rule built in,
+  // over the odd orders 2305^2-4097^2: col N 0.992x the time, row T 0.989x (4097^2 0.96x
+  // both; 3073^2 and 3329^2 within +-1 %, either way in the two runs). For unaligned
+  // tiles of 32 this overturns the entry above (3585^2 20.3 -> 20.9 without the prefetch
+  // then, 20.85 -> 20.65 now; what moved in between is not known). Aligned
+  // vectors keep the prefetch: without it the multiples of 256 lost 1-2 % (3072^2 15.28 ->
+  // 15.63 row T, 3840^2 22.09 -> 22.25 col N) and the +8 orders were even.
+  index_t early_launch_narrow32_unaligned = 1;
 
   // Most blocks that share one output tile: the last one adds all their partial sums.
   index_t max_splits = 256;
