@@ -43,6 +43,21 @@ class GemvRandomTest : public BackendTest {
            check_gemv(operands, T(1), T(0), -3, 2, poisoned, thread_counts(false));
   }
 
+  // check_fresh in the Dot form (row-major NoTrans, column-major Trans) of `rows` rows of
+  // `length` elements: lda the least plus lda_extra, or the least rounded up to a multiple
+  // of 4 elements (whole_words: 16-byte rows for float).
+  bool check_dot_form(index_t rows, index_t length, index_t lda_extra, std::size_t misalign,
+                      bool whole_words = false) {
+    for (const Layout layout : kLayouts) {
+      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
+      const index_t m = layout == Layout::RowMajor ? rows : length;
+      const index_t n = layout == Layout::RowMajor ? length : rows;
+      const index_t lda = whole_words ? (min_lda(layout, m, n) + 3) / 4 * 4 : min_lda(layout, m, n) + lda_extra;
+      if (!check_fresh(layout, op, m, n, lda, misalign)) return false;
+    }
+    return true;
+  }
+
   // check_fresh in the Axpy form of each stored shape (check_axpy_form).
   bool check_axpy_shapes(const std::vector<AxpyShape>& shapes) {
     return check_axpy_form(shapes, [this](Layout layout, Op op, index_t m, index_t n, index_t lda) {
@@ -310,12 +325,7 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
                                  {2100, 2053, 0, 0}});
   }
   for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_fresh(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, shape.misalign)) return;
-    }
+    if (!this->check_dot_form(shape.rows, shape.length, shape.lda_extra, shape.misalign)) return;
   }
 }
 
@@ -335,12 +345,7 @@ TYPED_TEST(GemvRandomTest, LongRowsOneWaveDotForm) {
     if (!quick_mode()) shapes.push_back({4090, 12302});
   }
   for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_fresh(layout, op, m, n, (min_lda(layout, m, n) + 3) / 4 * 4, 0)) return;
-    }
+    if (!this->check_dot_form(shape.rows, shape.length, 0, 0, true)) return;
   }
 }
 
@@ -360,12 +365,7 @@ TYPED_TEST(GemvRandomTest, ManyLongRowsDotForm) {
     if (!quick_mode()) shapes.push_back({12040, 12040});
   }
   for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_fresh(layout, op, m, n, (min_lda(layout, m, n) + 3) / 4 * 4, 0)) return;
-    }
+    if (!this->check_dot_form(shape.rows, shape.length, 0, 0, true)) return;
   }
 }
 
@@ -385,12 +385,7 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXNarrowRows) {
                                  {777, 512, 0}, {9001, 256, 0}, {3001, 64, 0}, {1000, 100, 4}, {77, 68, 0}});
   }
   for (const Shape shape : shapes) {
-    for (const Layout layout : kLayouts) {
-      const Op op = layout == Layout::RowMajor ? Op::NoTrans : Op::Trans;
-      const index_t m = layout == Layout::RowMajor ? shape.rows : shape.length;
-      const index_t n = layout == Layout::RowMajor ? shape.length : shape.rows;
-      if (!this->check_fresh(layout, op, m, n, min_lda(layout, m, n) + shape.lda_extra, 0)) return;
-    }
+    if (!this->check_dot_form(shape.rows, shape.length, shape.lda_extra, 0)) return;
   }
 }
 
