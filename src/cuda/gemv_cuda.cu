@@ -794,11 +794,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const index_t two_row_blocks = ceil_div(args.count, 2 * groups);  // groups_k 1: a wave at most
     return 10 * two_row_blocks >= 9 * two_row_slots && two_row_blocks <= two_row_slots;
   }();
-  const int rows = shifted             ? shifted_rows
-                   : !aligned            ? 1
-                   : two_rows_8byte      ? 2
+  const int rows = shifted                              ? shifted_rows
+                   : !aligned                           ? 1
+                   : two_rows_8byte                     ? 2
                    : one_row_4byte || threads_128_4byte ? 1
-                                         : aligned_rows;
+                                                        : aligned_rows;
   // 8 words in flight per thread for aligned 4- and 8-byte types (fp32 8192^2:
   // 2991 against 2842 GB/s with 4); 4 for 2-byte types and unaligned rows, where 8
   // measured slower (bf16 12800^2: 2449 against 2489; fp32 2049^2: 1108 against 1364);

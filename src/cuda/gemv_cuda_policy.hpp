@@ -73,8 +73,8 @@ struct GemvPolicy {
   // waves (8192^2 1.010-1.013x, 7424^2 1.022-1.036x; 11776^2-12296^2 0.97-1.00x, left on
   // two rows).
   index_t dot_one_row_4byte_min_words = 3072;
-  // Aligned fp32 rows of at least dot_threads_128_4byte_min_words 16-byte words, at least
-  // dot_threads_128_4byte_min_rows_per_sm rows an SM (0: never): dot_kernel in blocks of
+  // Aligned fp32 rows of at least dot_threads_128_4byte_min_words 16-byte words (0: never),
+  // at least dot_threads_128_4byte_min_rows_per_sm rows an SM, batch 1: dot_kernel in blocks of
   // 128 threads, a row a warp with 8 words in flight (cuBLAS's layout at 11776^2), instead
   // of 256 threads of two rows a warp, 4 words each. H100, same binary, three passes
   // each, row N, 256 -> 128 (cuBLAS): 9216^2 113.38 -> 112.16 us (131.73), 9472^2 119.78 ->

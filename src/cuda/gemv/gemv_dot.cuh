@@ -72,8 +72,9 @@ __device__ __forceinline__ unsigned volatile_block_x() {
 // deeper variants to 128 (2 per SM). Left to itself ptxas gave the aligned bf16
 // kernel 118 (2 blocks per SM: 8448^2 bf16 52 us, 8456^2 67 us) and the realigned
 // one 80 (3 per SM: 3329^2 bf16 made 417 blocks for 396 slots).
-// kThreads: threads a block (kBlockThreads, or 128 for an experiment, GemvPolicy::dot_threads:
-// cuBLAS's row a warp in blocks of 4 warps), with as many warps an SM resident.
+// kThreads: threads a block, kBlockThreads or 128 (cuBLAS's row a warp in blocks of 4 warps:
+// long aligned fp32 rows in grids of many, GemvPolicy::dot_threads_128_4byte_min_words, or
+// forced by dot_threads), with as many warps an SM resident.
 template <typename TA, typename TX, typename TY, typename Acc, int kLanes, int kRows, int kUnroll,
           bool kAligned, bool kShifted = false, int kThreads = kBlockThreads>
 __global__ void __launch_bounds__(kThreads, (kRows == 1 && kUnroll == 4 ? 4 : 2) * kBlockThreads / kThreads)
