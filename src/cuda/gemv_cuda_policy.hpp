@@ -254,7 +254,12 @@ struct GemvPolicy {
   index_t dot_held_x_max_bytes = index_t(512) << 20;
   index_t dot_held_x_min_fill_percent = 70;
   index_t dot_held_x_long_rows = 1;
-  index_t dot_held_x_blocks_per_sm = 3;
+  // Its blocks an SM, 4 since the fifty-ninth session (3 before): only rows of 8 warps of
+  // at most 3 words a lane (513-768 words) fit 4, the rest keep 3 or fewer. H100, same
+  // binary, three passes, bf16 row N, 3 -> 4 over the sweep's orders 2048-12808: the 23
+  // it moves (4352^2-6145^2) 0.986x in geometric mean, 4360^2 1.004x the slowest, 6144^2
+  // 27.57 -> 26.77 us, 4616^2 16.73 -> 16.24, 5121^2 20.65 -> 20.18 (fp16 and col T alike).
+  index_t dot_held_x_blocks_per_sm = 4;
   // On fast memory (fast_memory_min_gbps_per_sm; forty-eighth session, H200, same run,
   // three rounds, bf16 row N, col T alike, against all four at their old values):
   // dot_held_x_short_rows 1: rows of 129-384 words (4 warps of 2-3 words a lane) from
