@@ -558,16 +558,21 @@ bool dot_held_x(GemvArgs<TA, TX, TY, Acc> args, bool aligned, bool x_packed, ind
     const index_t min_bytes = short_rows ? policy.dot_held_x_short_min_bytes
                               : shifted  ? policy.dot_held_x_shifted_min_bytes
                                          : policy.dot_held_x_min_bytes;
-    // 4-byte rows: shifted ones of 8 warps of at most dot_held_x_4byte_max_k words a lane,
-    // on any memory system (dot_held_x_4byte_any_memory; else on fast memory only) and
-    // with fast memory's blocks an SM and fill floor; short rows on fast memory (the
-    // measured cases).
+    // 4-byte rows: shifted ones of 8 warps of at most dot_held_x_4byte_max_k words a lane
+    // (_slow_memory off fast memory), on any memory system (dot_held_x_4byte_any_memory;
+    // else on fast memory only), and off fast memory aligned ones of at least
+    // dot_held_x_4byte_aligned_min_words words, all with fast memory's blocks an SM and fill
+    // floor; short rows on fast memory (the measured cases).
     const bool fast_memory_system = fast_memory(state);
     const bool four_byte_rule =
         sizeof(TA) == 4 && (fast_memory_system || policy.dot_held_x_4byte_any_memory == 1);
     const bool fast_grid = fast_memory_system || four_byte_rule;  // its blocks an SM and fill floor
+    const index_t max_k_4byte =
+        fast_memory_system ? policy.dot_held_x_4byte_max_k : policy.dot_held_x_4byte_max_k_slow_memory;
     const bool four_byte_ok =
-        sizeof(TA) == 2 || (four_byte_rule && shifted && long_rows && k <= policy.dot_held_x_4byte_max_k);
+        sizeof(TA) == 2 || (four_byte_rule && shifted && long_rows && k <= max_k_4byte) ||
+        (four_byte_rule && !shifted && !fast_memory_system && policy.dot_held_x_4byte_aligned_min_words > 0 &&
+         words >= policy.dot_held_x_4byte_aligned_min_words);
     const bool wanted = policy.dot_held_x == 2 ||
                         (policy.dot_held_x == 1 && four_byte_ok &&
                          (!long_rows || policy.dot_held_x_long_rows != 0) &&

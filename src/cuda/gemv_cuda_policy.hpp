@@ -278,13 +278,23 @@ struct GemvPolicy {
   // 11.45 -> 8.47, 3073^2 13.64 -> 10.95, 4097^2 1.2 % and 5121^2 17 % faster with k up to
   // 5 (the same run; 5-7 words with 3 blocks an SM an earlier run: 6145^2 and 7169^2 from
   // 9 % faster to 10 % slower between runs, hence 5). Since the fifty-sixth session on the
-  // H100 too (dot_held_x_4byte_any_memory).
+  // H100 too (dot_held_x_4byte_any_memory), there up to 7 since the fifty-ninth
+  // (dot_held_x_4byte_max_k_slow_memory, below).
   index_t dot_held_x_short_rows = 1;
   index_t dot_held_x_short_min_bytes = index_t(10) << 20;
   index_t dot_held_x_two_rows_max_k = 3;
   index_t dot_held_x_fast_memory_blocks_per_sm = 4;
   index_t dot_held_x_fast_memory_min_fill_percent = 65;
   index_t dot_held_x_4byte_max_k = 5;
+  // ... on memory systems under fast_memory_min_gbps_per_sm (the H100's) up to this many
+  // words a lane instead (fifty-ninth session; fast memory keeps dot_held_x_4byte_max_k,
+  // whose 6-7 moved between runs there). H100, same binary, three passes, fp32 row N,
+  // shifted dot_kernel (two rows a group) -> held x, 5 -> 7: 5633^2 46.12 -> 44.15 us,
+  // 5889^2 49.61 -> 47.70, 6145^2 53.32 -> 51.75, 6401^2 58.30 -> 56.43, 6657^2 63.18 ->
+  // 60.87, 6913^2 66.40 -> 65.19, 7169^2 71.14 -> 69.74 (0.957-0.982x; the aligned 5632^2
+  // and 5888^2 43.3 and 47.0 in the same run, so 5633^2 and 5889^2 stay within 2-2.5 % of
+  // them).
+  index_t dot_held_x_4byte_max_k_slow_memory = 7;
   // ... and those fp32 rows on any memory system (1), with the fast-memory blocks an SM and
   // fill floor above, or on fast memory only (0, the rule before the fifty-sixth session).
   // H100 (25.4 GB/s an SM), same run, three passes, fp32 row N, the odd orders 2305^2-5121^2,
@@ -295,6 +305,16 @@ struct GemvPolicy {
   // 5121^2 39.76 -> 36.69: 1.093x in geometric mean, none slower. With the H100's 3 blocks
   // an SM (dot_held_x 2) 4097^2 lost 4.4 % and the rest gained less.
   index_t dot_held_x_4byte_any_memory = 1;
+  // ... and, on memory systems under fast_memory_min_gbps_per_sm (not measured on fast
+  // memory), aligned fp32 rows of at least dot_held_x_4byte_aligned_min_words words (8
+  // warps of 6-7 words a lane, up to kHeldXMaxWords; 0: never), with the fast-memory
+  // blocks an SM and fill floor. Shorter aligned rows stay on dot_kernel and the balanced
+  // kernel.
+  // H100, same binary, three passes, fp32 row N, the sweep's aligned orders 2048-7176
+  // against dot_held_x 2 (the kernel on every one): 5632^2-7176^2 0.983x in geometric
+  // mean (5632^2 44.28 -> 43.40 us, 6144^2 52.10 -> 50.97, 6912^2 65.58 -> 62.20, 6400^2
+  // 1.002x the slowest), 4352^2-5384^2 within 1 % either way, 2056^2-3072^2 2-6 % slower.
+  index_t dot_held_x_4byte_aligned_min_words = 1408;
   // Rows off 16-byte boundaries, or of lengths that end inside a word (the kernel's
   // kShifted: each row group the rows of one offset class, edges one element a lane): 1,
   // from dot_held_x_shifted_min_bytes (and as above); 0, never (dot_held_x 2 forces it

@@ -304,7 +304,11 @@ TYPED_TEST(GemvRandomTest, FewLongRowsDotForm) {
 // one element a lane; few rows and many rows a group; beta = 0 over a poisoned y,
 // strided x and y. gpu.sh forces the kernel on every shape it can take; 2100 x 2053 in
 // float (17 MB, rows of 513 words off the boundaries, 67 % of 8 warps x 3 words) is one
-// that the default policy gives it on any GPU (GemvPolicy::dot_held_x_4byte_any_memory).
+// that the default policy gives it on any GPU (GemvPolicy::dot_held_x_4byte_any_memory),
+// and on an H100 (memory under GemvPolicy::fast_memory_min_gbps_per_sm) 1200 x 5636 and
+// 1100 x 7168 in float (26 and 30 MB, aligned rows of 1409 and 1792 words:
+// GemvPolicy::dot_held_x_4byte_aligned_min_words) and 1100 x 6145 (rows of 6 words a lane
+// off the boundaries: dot_held_x_4byte_max_k_slow_memory).
 TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
   struct Shape {
     index_t rows, length, lda_extra;
@@ -322,7 +326,10 @@ TYPED_TEST(GemvRandomTest, DotFormHeldXRows) {
                                  {2000, 1102, 0, 0},
                                  {400, 7163, 0, 0},
                                  {700, 7168, 0, 1},
-                                 {2100, 2053, 0, 0}});
+                                 {2100, 2053, 0, 0},
+                                 {1200, 5636, 0, 0},
+                                 {1100, 7168, 0, 0},
+                                 {1100, 6145, 0, 0}});
   }
   for (const Shape shape : shapes) {
     if (!this->check_dot_form(shape.rows, shape.length, shape.lda_extra, shape.misalign)) return;
