@@ -311,7 +311,7 @@ struct GemvPolicy {
   // blocks an SM and fill floor. Shorter aligned rows stay on dot_kernel and the balanced
   // kernel.
   // H100, same binary, three passes, fp32 row N, the sweep's aligned orders 2048-7176
-  // against dot_held_x 2 (the kernel on every one): 5632^2-7176^2 0.983x in geometric
+  // against dot_held_x 2 (the kernel on every one): 5632^2-7168^2 0.983x in geometric
   // mean (5632^2 44.28 -> 43.40 us, 6144^2 52.10 -> 50.97, 6912^2 65.58 -> 62.20, 6400^2
   // 1.002x the slowest), 4352^2-5384^2 within 1 % either way, 2056^2-3072^2 2-6 % slower.
   index_t dot_held_x_4byte_aligned_min_words = 1408;
