@@ -202,11 +202,15 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # first round prefetched into L2 before the early-launch wait on tiles of 16 and on
   # unaligned vectors too (by default only on aligned tiles of 32; memcheck below runs it
   # without), and with tiles of 32,
-  # blocks of 256 threads, 32 vectors in flight and splits that fill the slots.
+  # blocks of 256 threads, 32 vectors in flight and splits that fill the slots; then with
+  # the vectors past a split's whole rounds in a round of their own (by default read with
+  # the first round, axpy_narrow_fold_tail).
   step tests-narrow env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,early_launch_narrow16=2,early_launch_narrow32_unaligned=2 "$cuda_test" --gtest_brief=1
   step tests-narrow-splits env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_lanes=32,axpy_narrow_threads=256,axpy_narrow_unroll=32 \
     "$cuda_test" --gtest_brief=1
+  step tests-narrow-unfolded env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_fold_tail=0 \
+    "$cuda_test" --gtest_brief=1 --gtest_filter='*Axpy*:GemvStridedBatchedTest/*'
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # Aligned Axpy vectors on the register kernel at every size (by default from 8 MiB where

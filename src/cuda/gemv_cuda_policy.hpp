@@ -639,6 +639,11 @@ struct GemvPolicy {
   // (same run, col N, 0 -> 1: fp32 1281^2 6.28 -> 5.51 us, 2049^2 9.70 -> 9.17, bf16 1793^2
   // 7.31 -> 6.45; from 2817^2 within 0.5 %).
   index_t axpy_narrow_x_words = 1;
+  // ... and 1: a split's vectors past its last whole round of loads, where they number at
+  // most one a thread group (the odd and +8 orders' 1-8 past a multiple of 256 or 512),
+  // read with the groups' first round, not in a round of their own that every group waits
+  // for at the reduction; 0: their own round (figures in axpy_narrow, gemv_cuda.cu).
+  index_t axpy_narrow_fold_tail = 1;
   // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
   // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
   // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes

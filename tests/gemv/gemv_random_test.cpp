@@ -463,13 +463,16 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
 // backend's default choices take the narrow kernel (axpy_narrow_kernel: tiles of 16
 // or 32 outputs, each block walking every stored vector): 4-90 MiB, lengths that leave
 // the last tile partial, odd and aligned lda, A off one element, x and y strided; beta =
-// 0 over a poisoned y. One shape under FASTMV_TEST_QUICK (the sanitizer runs with
-// axpy_narrow=2 take the kernel everywhere from the other tests).
+// 0 over a poisoned y. Two shapes under FASTMV_TEST_QUICK (the sanitizer runs with
+// axpy_narrow=2 take the kernel everywhere from the other tests): 600 vectors, whose 88
+// past the last whole round of loads get a round of their own, and 520, whose 8 the
+// groups read with their first (axpy_narrow_fold_tail), as with 1537, 1800 (tiles of 32)
+// and 4099 vectors.
 TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
   struct Shape {
     index_t count, length;
   };
-  std::vector<Shape> shapes = {{600, 1800}};
+  std::vector<Shape> shapes = {{600, 1800}, {520, 1800}};
   if (kBackend != fastmv::Backend::Cuda) shapes = {{70, 45}};
   if (kBackend == fastmv::Backend::Cuda && !quick_mode()) {
     shapes.insert(shapes.end(), {{1537, 1537}, {1800, 2049}, {3000, 3585}, {4099, 1031}});

@@ -346,16 +346,36 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     }
     Acc sum = 0;
     index_t k = first;
+    // The split's whole rounds (every group's full), and its vectors past them. Where
+    // those number at most one a group (fold_tail), group g reads vector
+    // k_begin + full * stride + g, if any, with its first round: the odd and +8 orders
+    // leave 1-8 vectors past a multiple of the 256 or 512 a round covers, and a round of
+    // their own costs the block a memory latency that every group waits out at the
+    // reduction. (Up to 16 a group, so that any tail folds, ran 2-60 % slower, even
+    // where there was none: axpy_narrow in gemv_cuda.cu.)
+    const index_t full = (k_end - k_begin) / stride;
+    const index_t past = k_end - k_begin - full * stride;
+    const bool fold_tail = args.fold_tail != 0 && full >= 1 && past <= groups;
+    const bool has_tail = fold_tail && group < past;
+    const index_t tail = k_begin + full * stride + group;
     // One round: kUnroll vectors in flight; kMasked (the last, partial round): vectors
-    // at or past k_end re-read vector k and add nothing.
-    const auto round = [&](auto masked) {
+    // at or past k_end re-read vector k and add nothing; kTail: and the group's tail
+    // vector where it has one.
+    const auto round = [&](auto masked, auto with_tail) {
       constexpr bool kMasked = decltype(masked)::value;
+      constexpr bool kTail = decltype(with_tail)::value;
       decltype(load_stream_bits<sizeof(TA)>(A)) raw[kUnroll];
       TX xk[kUnroll];
+      decltype(load_stream_bits<sizeof(TA)>(A)) raw_tail{};
+      TX x_tail{};
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const index_t at = kMasked && k + u * spacing >= k_end ? k : k + u * spacing;
         raw[u] = load_stream_bits<sizeof(TA)>(A + at * args.lda);
+      }
+      if (kTail && has_tail) {
+        raw_tail = load_stream_bits<sizeof(TA)>(A + tail * args.lda);
+        x_tail = x[tail * args.incx];
       }
       if constexpr (kXWords && !kMasked) {
         constexpr int kWords = kUnroll * static_cast<int>(sizeof(TX)) / 16;
@@ -378,13 +398,24 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
         memcpy(&value, &raw[u], sizeof value);
         sum = fma(to_acc(value), to_acc(xk[u]), sum);
       }
+      if (kTail && has_tail) {
+        TA value;
+        memcpy(&value, &raw_tail, sizeof value);
+        sum = fma(to_acc(value), to_acc(x_tail), sum);
+      }
     };
-    if constexpr (kXWords) {
-      for (; k + kUnroll <= k_end; k += stride) round(std::false_type{});
+    if (fold_tail) {
+      round(std::false_type{}, std::true_type{});
+      const index_t k_stop = first + full * stride;
+      for (k += stride; k < k_stop; k += stride) round(std::false_type{}, std::false_type{});
     } else {
-      for (; k + (kUnroll - 1) * spacing < k_end; k += stride) round(std::false_type{});
+      if constexpr (kXWords) {
+        for (; k + kUnroll <= k_end; k += stride) round(std::false_type{}, std::false_type{});
+      } else {
+        for (; k + (kUnroll - 1) * spacing < k_end; k += stride) round(std::false_type{}, std::false_type{});
+      }
+      if (k < k_end) round(std::true_type{}, std::false_type{});
     }
-    if (k < k_end) round(std::true_type{});
 
     // Each output's groups added by `groups` consecutive lanes of one warp (16 or 32),
     // by shuffles in a fixed order.

@@ -359,6 +359,10 @@ struct GemvArgs {
   // they number at most this many a lane (1 or 2; GemvPolicy::dot_balanced_spare_per_lane_2byte,
   // capped by the kernel's kBalancedSparePerLane<TA>).
   int spare_per_lane;
+  // axpy_narrow_kernel: 1: a split's vectors past its last whole round of loads, where
+  // they number at most one a group, are read with the groups' first round, not in a
+  // round of their own (GemvPolicy::axpy_narrow_fold_tail).
+  int fold_tail;
 };
 
 // `pointer`, made to depend on the values of the kCount `words` (through `zero`, 0 at
