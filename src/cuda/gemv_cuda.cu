@@ -1632,6 +1632,15 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // skipped the L2 prefetch: since then they win where rows miss 128-byte lines,
 // GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32 vectors in flight, or 256 threads a
 // block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
+// The vectors past a split's last whole round, where at most one a group, read with the
+// groups' first round (GemvArgs::fold_tail, sixtieth session; H100, same binary, three
+// passes, their own round -> folded, cuBLAS): fp32 col N 2305^2 12.03 -> 11.80 us (12.46),
+// 2561^2 13.72 -> 13.45 (13.37), 3841^2 24.13 -> 24.06 (23.46), 4097^2 27.02 -> 26.90
+// (26.42), 4104^2 26.98 -> 26.58 (26.92), fp32 odd and +8 0.981-0.997x in all, aligned
+// within 0.3 %; bf16 1537^2 5.58 -> 5.26, 2049^2 7.08 -> 6.76; fp64 1025^2 6.30 -> 5.91.
+// Up to 16 a group, so that any tail folds: 2-60 % slower, even at aligned orders with no
+// tail (fp32 4096^2 24.9 -> 26.7; bf16 1281^2 4.81 -> 7.72, whose 257 vectors past 2
+// rounds of 512 now take 9 a group): not kept.
 template <typename TA, typename TX, typename TY, typename Acc>
 bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::CudaState& state) {
   const GemvPolicy& policy = GemvPolicy::get();
