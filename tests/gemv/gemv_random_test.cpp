@@ -466,8 +466,8 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
 // 0 over a poisoned y. Two shapes under FASTMV_TEST_QUICK (the sanitizer runs with
 // axpy_narrow=2 take the kernel everywhere from the other tests): 600 vectors, whose 88
 // past the last whole round of loads get a round of their own, and 520, whose 8 the
-// groups read with their first (axpy_narrow_fold_tail), as with 1537, 1800 (tiles of 32)
-// and 4099 vectors.
+// groups read with their first (axpy_narrow_fold_tail), as with 1537 and 4099 vectors
+// (and 1800 where the tiles are of 32 outputs, 256 vectors a round).
 TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
   struct Shape {
     index_t count, length;
