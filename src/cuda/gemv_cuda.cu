@@ -1046,11 +1046,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 }
 
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
-// in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
-// SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
-// (axpy_aligned_fp16_held).
+// in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to
+// `held_blocks` (3 or 4) blocks per SM (see axpy_kernel and
+// axpy_realigned_held_min_bytes), the aligned fp16 one to 4 (axpy_aligned_fp16_held).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
+auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, index_t held_blocks) {
   const auto with_unroll = [&](auto kernel_for) {
     return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
   };
@@ -1063,7 +1063,10 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
         }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
-        if (held && kUnroll == 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
+        if (held && kUnroll == 4) {
+          if (held_blocks >= 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 4>;
+          return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
+        }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
       case AxpyLoads::kInterleaved:
         break;
@@ -1963,7 +1966,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     };
     const auto plan_for = [&](index_t u) {
       const index_t slots =
-          resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes))) * state.multiprocessors;
+          resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes),
+                                                          policy.axpy_realigned_held_blocks)) *
+          state.multiprocessors;
       index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
       if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
       // On fast memory: one wave where one fills at least axpy_<loads>_one_wave_min_fill_percent
@@ -2040,7 +2045,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.groups_k = static_cast<int>(groups_k);
   const AxpyLoads loads = loads_for(lanes);
   const bool held = !small && held_for(lanes);
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held);
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, policy.axpy_realigned_held_blocks);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);

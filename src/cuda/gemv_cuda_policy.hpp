@@ -649,6 +649,8 @@ struct GemvPolicy {
   // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes
   // (figures above held_for in gemv_cuda.cu).
   index_t axpy_realigned_held_min_bytes = index_t(32) << 20;
+  // ... held to this many blocks per SM (3: 80 registers; 4: 64).
+  index_t axpy_realigned_held_blocks = 4;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block

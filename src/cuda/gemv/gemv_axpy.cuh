@@ -39,6 +39,30 @@ struct Fetched {
   int shift;  // bytes
 };
 
+// V elements read one at a time, those past `remaining` as 0.
+template <typename TA>
+__device__ __forceinline__ void fetch_elements(const TA* elements, index_t remaining, Fetched<TA>& out) {
+  constexpr int V = kVector<TA>;
+  out.shift = 0;
+  TA values[V];
+#pragma unroll
+  for (int i = 0; i < V; ++i) values[i] = i < remaining ? elements[i] : TA{};
+  memcpy(&out.low, values, sizeof out.low);
+}
+
+// Unaligned, where the caller knows that 2 * V elements from `elements` lie inside the
+// vector, so both words do: two loads, no check and no branch (a shift of 0 realigns
+// to the first word).
+template <typename TA>
+__device__ __forceinline__ void fetch_two_words(const TA* elements, Fetched<TA>& out) {
+  constexpr int V = kVector<TA>;
+  const auto address = reinterpret_cast<std::uintptr_t>(elements);
+  out.shift = static_cast<int>(address % 16);
+  const TA* first = reinterpret_cast<const TA*>(address - out.shift);
+  out.low = __ldg(reinterpret_cast<const uint4*>(first));
+  out.high = __ldg(reinterpret_cast<const uint4*>(first + V));
+}
+
 // kWhole: the caller knows V <= remaining, so the loop it sits in has no branch
 // around its loads (which the compiler then keeps in flight together).
 template <typename TA, bool kAligned, bool kWhole>
@@ -69,10 +93,7 @@ __device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remain
         }
       }
     }
-    TA values[V];
-#pragma unroll
-    for (int i = 0; i < V; ++i) values[i] = i < remaining ? elements[i] : TA{};
-    memcpy(&out.low, values, sizeof out.low);
+    fetch_elements(elements, remaining, out);
   }
 }
 
@@ -232,8 +253,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
 
-    // Two versions of the loop: threads whose V outputs all lie inside the vectors
-    // (all but the last lanes of the last tile) fetch with no branch at all.
+    // Two versions of the loop. Aligned and interleaved: threads whose V outputs all lie
+    // inside the vectors (all but the last lanes of the last tile) fetch with no branch
+    // at all. Realigned: threads with 2 * V outputs or more to go (all but the last one
+    // or two lanes of the last tile), whose second words lie inside the vectors too, read
+    // both words with no check; the rest element by element. (With the check on the
+    // second word, and its element-by-element fallback, in the loop of every thread, the
+    // bf16 kernel took 122-124 registers, 2 blocks an SM, against 64 without:
+    // docs/PERFORMANCE.md.)
     const auto accumulate = [&](auto whole) {
       constexpr bool kWhole = decltype(whole)::value;
       index_t k = k_begin + group_k;
@@ -252,6 +279,13 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
             // after() below looks at .x: make it depend on every element's load.
             const uint4& w = fetched[u].low;
             first_words[u] = make_uint4(w.x | w.y | w.z | w.w, 0, 0, 0);
+          } else if constexpr (kLoads == AxpyLoads::kRealigned) {
+            if constexpr (kWhole) {
+              fetch_two_words(A + at * args.lda, fetched[u]);
+            } else {
+              fetch_elements(A + at * args.lda, mine, fetched[u]);
+            }
+            first_words[u] = fetched[u].low;
           } else {
             fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
             first_words[u] = fetched[u].low;
@@ -285,7 +319,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
       // at a time (each of which would wait a whole memory latency).
       if (k < k_end) round(std::true_type{});
     };
-    if (mine >= V) {
+    if (mine >= (kLoads == AxpyLoads::kRealigned ? 2 * V : V)) {
       accumulate(std::true_type{});
     } else {
       accumulate(std::false_type{});
