@@ -1868,10 +1868,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (interleave && l >= policy.axpy_interleave_min_lanes) return AxpyLoads::kInterleaved;
     return AxpyLoads::kRealigned;
   };
-  // Realigned vectors with 4 in flight held to 3 blocks per SM (axpy_kernel): from
-  // axpy_realigned_held_min_bytes, and for tiles of more than 32 lanes (few long
-  // vectors). Same run, two rounds, 2-byte row T, held at every size against 2 blocks per
-  // SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 -> 32.4, 8193^2 53.2 -> 52.4, 4097^2
+  // Realigned vectors with 4 in flight held to axpy_realigned_held_blocks blocks per SM
+  // (axpy_kernel): from axpy_realigned_held_min_bytes, and for tiles of more than 32
+  // lanes (few long vectors). Measured when the kernel took 122-124 registers (2 blocks
+  // per SM) and the held copy 80 (3): same run, two rounds, 2-byte row T, held at every
+  // size against 2 blocks per SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 -> 32.4, 8193^2 53.2 -> 52.4, 4097^2
   // 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9 -> 10.7, 72 x 400009 31.4 -> 28.9;
   // but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, and under axpy_small_matrix_bytes, where
   // it is never taken, 1793^2 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike).

@@ -197,10 +197,11 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 }
 
 // kLoads: how a thread reads its outputs (AxpyLoads above). kMinBlocks: blocks per SM
-// that ptxas must leave registers for (0: its own choice). Realigned 2-byte vectors with
-// 4 in flight take 118-124 registers, 2 blocks per SM; held to 80 (3 blocks) they run
-// more instructions (+16 %) with more warps to hide latency, faster on long calls and
-// slower on short ones (the dispatcher's axpy_realigned_held_min_bytes). Aligned fp16
+// that ptxas must leave registers for (0: its own choice). Realigned vectors with 4 in
+// flight take 60-74 registers (3 blocks per SM for 2-byte types, 4 for fp32 and fp64); a
+// copy held to 4 blocks (64 registers, small spills for bf16, fp16 and fp64) runs for long
+// calls (the dispatcher's axpy_realigned_held_min_bytes, axpy_realigned_held_blocks; held
+// to 3 it takes 78-80). Aligned fp16
 // vectors with 4 in flight are held to 4 blocks per SM (64 registers, as bf16's take
 // unasked; axpy_aligned_fp16_held). A minimum of 1
 // is not the same as none: it made ptxas give the aligned bf16 kernel 91 registers
