@@ -38,18 +38,11 @@
 #include <vector>
 
 #include "cuda/gemv/gemv_common.cuh"
-#include "read_stream.cuh"
+#include "probe_pool.cuh"
 
 namespace {
 
 namespace g = fastmv::gemv_cuda;
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "fastmv_probe_axpy_realign_cost: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(1);
-  }
-}
 
 constexpr int kThreads = 256;
 constexpr int kGroups = kThreads / 32;
@@ -159,69 +152,17 @@ __global__ void __launch_bounds__(kThreads) axpy_loop(const __nv_bfloat16* A, co
 }  // namespace
 
 int main() {
-  int device_count = 0;
-  if (cudaGetDeviceCount(&device_count) != cudaSuccess || device_count == 0) {
-    std::fprintf(stderr, "fastmv_probe_axpy_realign_cost: no CUDA device\n");
-    return 1;
-  }
-  const std::size_t pool_bytes = std::size_t(1) << 30;
-  unsigned char* pool = nullptr;
+  fastmv_probe::Pool pool("fastmv_probe_axpy_realign_cost");
+  const auto check = [&](cudaError_t status, const char* what) { pool.check(status, what); };
+  const auto flat = [&](std::size_t bytes) { return pool.flat_s(bytes); };
   float* x = nullptr;
-  unsigned* sink = nullptr;
-  check(cudaMalloc(&pool, pool_bytes + 4096), "cudaMalloc (1 GiB pool)");
   check(cudaMalloc(&x, 16384 * sizeof(float)), "cudaMalloc");
-  check(cudaMalloc(&sink, sizeof(unsigned)), "cudaMalloc");
-  check(cudaMemset(pool, 1, pool_bytes + 4096), "cudaMemset");
   check(cudaMemset(x, 0, 16384 * sizeof(float)), "cudaMemset");
-  cudaStream_t stream;
-  check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  int multiprocessors = 0;
   int shared_per_sm = 0;
-  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
   check(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0),
         "cudaDeviceGetAttribute");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
 
-  // Median per call of 15 samples (after one to warm up) of `calls` calls, call c reading
-  // the matrix at the c-th `stride` of the pool.
-  const auto median_per_call_s = [&](auto&& launch, std::size_t stride) {
-    const std::size_t places = pool_bytes / stride;
-    std::vector<float> per_call;
-    int calls = 8;
-    for (int sample = 0; sample <= 15; ++sample) {
-      check(cudaEventRecord(start, stream), "cudaEventRecord");
-      for (int call = 0; call < calls; ++call) launch(pool + ((std::size_t(sample) * calls + call) % places) * stride);
-      check(cudaEventRecord(stop, stream), "cudaEventRecord");
-      check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-      if (sample == 0) {
-        calls = std::max(8, static_cast<int>(0.4 / (ms / calls)));
-      } else {
-        per_call.push_back(ms * 1e-3f / calls);
-      }
-    }
-    std::sort(per_call.begin(), per_call.end());
-    return static_cast<double>(per_call[per_call.size() / 2]);
-  };
-
-  int per_sm = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fastmv_tool::read_stream<false>,
-                                                      fastmv_tool::kReadThreads, 0),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const int flat_blocks = per_sm * multiprocessors;
-  const auto flat = [&](std::size_t bytes) {
-    return median_per_call_s(
-        [&](unsigned char* at) {
-          check(fastmv_tool::launch_read_stream(false, flat_blocks, stream, reinterpret_cast<const uint4*>(at),
-                                                bytes / sizeof(uint4), sink),
-                "read_stream launch");
-        },
-        (bytes + 4095) / 4096 * 4096);
-  };
-  const double ceiling = pool_bytes / flat(pool_bytes);
+  const double ceiling = fastmv_probe::Pool::kBytes / flat(fastmv_probe::Pool::kBytes);
   std::printf("read ceiling %.0f GB/s (read_stream over 1 GiB); bf16 A, fp32 x, one matrix a call\n",
               ceiling / 1e9);
   std::printf("%6s %6s %-12s %4s %4s %6s %8s %7s %7s\n", "n", "lda", "mode", "regs", "/SM", "blocks", "us", "GB/s",
@@ -236,18 +177,18 @@ int main() {
     check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, shared), "occupancy");
-    const long long slots = static_cast<long long>(resident) * multiprocessors;
+    const long long slots = static_cast<long long>(resident) * pool.multiprocessors();
     const long long tiles = (n + 255) / 256;
     const long long splits = std::max(1LL, std::min((5 * slots / 2) / tiles, n / (kGroups * kInFlight)));
     const long long per_split = (n + splits - 1) / splits;
     const std::size_t bytes = static_cast<std::size_t>(n * lda) * 2;
-    const double s = median_per_call_s(
+    const double s = pool.median_per_call_s(
         [&](unsigned char* at) {
-          kernel<<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kThreads, shared, stream>>>(
-              reinterpret_cast<const __nv_bfloat16*>(at), x, n, n, lda, per_split, sink);
+          kernel<<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kThreads, shared,
+                   pool.stream()>>>(reinterpret_cast<const __nv_bfloat16*>(at), x, n, n, lda, per_split, pool.sink());
           check(cudaGetLastError(), "axpy_loop launch");
         },
-        (bytes + 4095) / 4096 * 4096);
+        bytes);
     const double useful = static_cast<double>(n) * n * 2;
     std::printf("%6lld %6lld %-12s %4d %4d %6lld %8.2f %7.0f %6.1f%%\n", n, lda, kModeNames[mode],
                 attributes.numRegs, resident, tiles * splits, s * 1e6, useful / s / 1e9, 100 * floor_s / s);
