@@ -131,9 +131,18 @@ __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes,
   out.low = make_uint4(words[0], words[1], words[2], words[3]);
 }
 
-template <typename TA, typename Acc>
+// kBothWords: `in` came from fetch_two_words, so it is realigned whatever its shift (a
+// shift of 0 gives the first word). Were the realignment skipped at a shift of 0, the
+// second word would be needed only past that branch, and ptxas moved its load there,
+// behind the first vector's multiplies: a second memory latency every round (bf16
+// 8193^2 50.0 -> 68.1 us, docs/PERFORMANCE.md).
+template <typename TA, typename Acc, bool kBothWords = false>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
-  unpack<TA, Acc>(in.shift != 0 ? realign<TA>(in.low, in.high, in.shift) : in.low, out);
+  if constexpr (kBothWords) {
+    unpack<TA, Acc>(realign<TA>(in.low, in.high, in.shift), out);
+  } else {
+    unpack<TA, Acc>(in.shift != 0 ? realign<TA>(in.low, in.high, in.shift) : in.low, out);
+  }
 }
 
 // The end of a block of the Axpy form: each thread's V sums (outputs lane * V ...) of
@@ -309,7 +318,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
         for (int u = 0; u < kUnroll; ++u) {
           if (kMasked && k + u * step >= k_end) continue;
           Acc a[V];
-          convert_outputs<TA, Acc>(fetched[u], a);
+          convert_outputs<TA, Acc, kLoads == AxpyLoads::kRealigned && kWhole>(fetched[u], a);
           const Acc xu = to_acc(xk[u]);
 #pragma unroll
           for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
