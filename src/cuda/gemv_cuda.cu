@@ -1063,8 +1063,13 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, index_t held_block
         }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
-        if (held && kUnroll == 4) {
-          if (held_blocks >= 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 4>;
+        if (held && kUnroll == 4 && held_blocks >= 4) {
+          return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 4>;
+        }
+        // 2-byte types are held to 3 blocks per SM even when not held: unasked, bf16 took
+        // 72 registers (3 blocks too) and ptxas issued half of the round's loads after the
+        // first vector's multiplies, which wait for its data (SASS); held, all 8 go first.
+        if (kUnroll == 4 && (held || sizeof(TA) == 2)) {
           return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
         }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
