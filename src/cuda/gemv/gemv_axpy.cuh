@@ -54,13 +54,21 @@ __device__ __forceinline__ void fetch_elements(const TA* elements, index_t remai
 // vector, so both words do: two loads, no check and no branch (a shift of 0 realigns
 // to the first word).
 template <typename TA>
-__device__ __forceinline__ void fetch_two_words(const TA* elements, Fetched<TA>& out) {
+__device__ __forceinline__ void fetch_two_words(const TA* elements, const TA* limit, Fetched<TA>& out) {
   constexpr int V = kVector<TA>;
   const auto address = reinterpret_cast<std::uintptr_t>(elements);
   out.shift = static_cast<int>(address % 16);
   const TA* first = reinterpret_cast<const TA*>(address - out.shift);
   out.low = __ldg(reinterpret_cast<const uint4*>(first));
-  out.high = __ldg(reinterpret_cast<const uint4*>(first + V));
+  const TA* second = first + V;
+  if (second + V <= limit) {
+    out.high = __ldg(reinterpret_cast<const uint4*>(second));
+  } else {
+    TA values[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) values[i] = second + i < limit ? second[i] : TA{};
+    memcpy(&out.high, values, sizeof out.high);
+  }
 }
 
 // kWhole: the caller knows V <= remaining, so the loop it sits in has no branch
@@ -291,7 +299,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
             first_words[u] = make_uint4(w.x | w.y | w.z | w.w, 0, 0, 0);
           } else if constexpr (kLoads == AxpyLoads::kRealigned) {
             if constexpr (kWhole) {
-              fetch_two_words(A + at * args.lda, fetched[u]);
+              fetch_two_words(A + at * args.lda, limit, fetched[u]);
             } else {
               fetch_elements(A + at * args.lda, mine, fetched[u]);
             }
@@ -329,7 +337,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
       // at a time (each of which would wait a whole memory latency).
       if (k < k_end) round(std::true_type{});
     };
-    if (mine >= (kLoads == AxpyLoads::kRealigned ? 2 * V : V)) {
+    if (mine >= V) {
       accumulate(std::true_type{});
     } else {
       accumulate(std::false_type{});
