@@ -1046,11 +1046,11 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 }
 
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
-// in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to
-// `held_blocks` (3 or 4) blocks per SM (see axpy_kernel and
-// axpy_realigned_held_min_bytes), the aligned fp16 one to 4 (axpy_aligned_fp16_held).
+// in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
+// SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
+// (axpy_aligned_fp16_held).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, index_t held_blocks) {
+auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
   const auto with_unroll = [&](auto kernel_for) {
     return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
   };
@@ -1063,15 +1063,10 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, index_t held_block
         }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
-        if (held && kUnroll == 4 && held_blocks >= 4) {
-          return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 4>;
-        }
-        // 2-byte types are held to 3 blocks per SM even when not held: unasked, bf16 took
-        // 72 registers (3 blocks too) and ptxas issued half of the round's loads after the
-        // first vector's multiplies, which wait for its data (SASS); held, all 8 go first.
-        if (kUnroll == 4 && (held || sizeof(TA) == 2)) {
-          return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
-        }
+        // 2-byte types take the held copy even where not held: unasked, bf16's took 74
+        // registers (3 blocks per SM all the same) and ptxas had issued half of a round's
+        // loads after the first vector's multiplies, which wait for its data (SASS).
+        if (kUnroll == 4 && (held || sizeof(TA) == 2)) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
       case AxpyLoads::kInterleaved:
         break;
@@ -1873,14 +1868,18 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (interleave && l >= policy.axpy_interleave_min_lanes) return AxpyLoads::kInterleaved;
     return AxpyLoads::kRealigned;
   };
-  // Realigned vectors with 4 in flight held to axpy_realigned_held_blocks blocks per SM
-  // (axpy_kernel): from axpy_realigned_held_min_bytes, and for tiles of more than 32
-  // lanes (few long vectors). Measured when the kernel took 122-124 registers (2 blocks
-  // per SM) and the held copy 80 (3): same run, two rounds, 2-byte row T, held at every
-  // size against 2 blocks per SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 -> 32.4, 8193^2 53.2 -> 52.4, 4097^2
-  // 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9 -> 10.7, 72 x 400009 31.4 -> 28.9;
-  // but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, and under axpy_small_matrix_bytes, where
-  // it is never taken, 1793^2 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike).
+  // Realigned vectors with 4 in flight held to 3 blocks per SM (axpy_kernel): from
+  // axpy_realigned_held_min_bytes, and for tiles of more than 32 lanes (few long
+  // vectors); 2-byte types at every size (axpy_variant). Measured when the kernel took
+  // 122-124 registers unasked (2 blocks per SM) and held 80 (3), each with a check and an
+  // element-by-element fallback on every vector: same run, two rounds, 2-byte row T, held
+  // at every size against 2 blocks per SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 ->
+  // 32.4, 8193^2 53.2 -> 52.4, 4097^2 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9
+  // -> 10.7, 72 x 400009 31.4 -> 28.9; but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, 1793^2
+  // 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike). Without them (sixty-second session,
+  // the held copy of 80 registers against main's two kernels, same run, three passes):
+  // bf16 col N 4097^2 16.5 -> 15.7 us, 8193^2 50.0 -> 48.6, 12801^2 117.2 -> 115.6,
+  // 2561^2 and 3073^2 level, 1025^2 5.20 -> 5.37 (docs/PERFORMANCE.md).
   // Aligned fp16 vectors with 4 in flight held to 4 blocks per SM
   // (axpy_aligned_fp16_held).
   const auto held_for = [&](index_t l) {
@@ -1972,9 +1971,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     };
     const auto plan_for = [&](index_t u) {
       const index_t slots =
-          resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes),
-                                                          policy.axpy_realigned_held_blocks)) *
-          state.multiprocessors;
+          resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads_for(lanes), u, held_for(lanes))) * state.multiprocessors;
       index_t max_splits = std::min(std::max<index_t>(1, args.count / (groups_k * min_vectors)), max_splits_by_bytes);
       if (args.batch > static_cast<index_t>(kMaxGridZ)) max_splits = 1;
       // On fast memory: one wave where one fills at least axpy_<loads>_one_wave_min_fill_percent
@@ -2051,7 +2048,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.groups_k = static_cast<int>(groups_k);
   const AxpyLoads loads = loads_for(lanes);
   const bool held = !small && held_for(lanes);
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, policy.axpy_realigned_held_blocks);
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);

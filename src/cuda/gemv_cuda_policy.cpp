@@ -130,7 +130,6 @@ GemvPolicy parse(const char* text) {
       {"dot_shifted_2byte_min_rows_per_sm", &policy.dot_shifted_2byte_min_rows_per_sm},
       {"dot_shifted_2byte_max_rows_per_sm", &policy.dot_shifted_2byte_max_rows_per_sm},
       {"axpy_realigned_held_min_bytes", &policy.axpy_realigned_held_min_bytes},
-      {"axpy_realigned_held_blocks", &policy.axpy_realigned_held_blocks},
       {"axpy_whole_rounds", &policy.axpy_whole_rounds},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},

@@ -50,9 +50,10 @@ __device__ __forceinline__ void fetch_elements(const TA* elements, index_t remai
   memcpy(&out.low, values, sizeof out.low);
 }
 
-// Unaligned, where the caller knows that 2 * V elements from `elements` lie inside the
-// vector, so both words do: two loads, no check and no branch (a shift of 0 realigns
-// to the first word).
+// Unaligned, where the caller knows that the V elements from `elements` lie inside the
+// vector: the two aligned words that hold them, however they lie (a shift of 0 realigns to
+// the first word). The second can pass the matrix's end (`limit`) only in its last vector:
+// there it is read element by element, those past the end as 0.
 template <typename TA>
 __device__ __forceinline__ void fetch_two_words(const TA* elements, const TA* limit, Fetched<TA>& out) {
   constexpr int V = kVector<TA>;
@@ -215,10 +216,10 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 
 // kLoads: how a thread reads its outputs (AxpyLoads above). kMinBlocks: blocks per SM
 // that ptxas must leave registers for (0: its own choice). Realigned vectors with 4 in
-// flight take 60-74 registers (3 blocks per SM for 2-byte types, 4 for fp32 and fp64); a
-// copy held to 4 blocks (64 registers, small spills for bf16, fp16 and fp64) runs for long
-// calls (the dispatcher's axpy_realigned_held_min_bytes, axpy_realigned_held_blocks; held
-// to 3 it takes 78-80). Aligned fp16
+// flight take 69-78 registers unasked (3 blocks per SM); the copy held to 3 blocks (80,
+// no spills) runs 2-byte types at every size and the others for long calls (axpy_variant,
+// axpy_realigned_held_min_bytes). Held to 4 blocks (64 registers, 12-28 bytes of spills)
+// bf16 ran 4-16 % slower from 32 MiB (sixty-second session). Aligned fp16
 // vectors with 4 in flight are held to 4 blocks per SM (64 registers, as bf16's take
 // unasked; axpy_aligned_fp16_held). A minimum of 1
 // is not the same as none: it made ptxas give the aligned bf16 kernel 91 registers
