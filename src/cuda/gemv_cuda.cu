@@ -1063,7 +1063,10 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
         }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, kUnroll>;
       case AxpyLoads::kRealigned:
-        if (held && kUnroll == 4) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
+        // 2-byte types take the held copy even where not held: unasked, bf16's took 74
+        // registers (3 blocks per SM all the same) and ptxas had issued half of a round's
+        // loads after the first vector's multiplies, which wait for its data (SASS).
+        if (kUnroll == 4 && (held || sizeof(TA) == 2)) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
       case AxpyLoads::kInterleaved:
         break;
@@ -1867,11 +1870,16 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   };
   // Realigned vectors with 4 in flight held to 3 blocks per SM (axpy_kernel): from
   // axpy_realigned_held_min_bytes, and for tiles of more than 32 lanes (few long
-  // vectors). Same run, two rounds, 2-byte row T, held at every size against 2 blocks per
-  // SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 -> 32.4, 8193^2 53.2 -> 52.4, 4097^2
-  // 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9 -> 10.7, 72 x 400009 31.4 -> 28.9;
-  // but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, and under axpy_small_matrix_bytes, where
-  // it is never taken, 1793^2 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike).
+  // vectors); 2-byte types at every size (axpy_variant). Measured when the kernel took
+  // 122-124 registers unasked (2 blocks per SM) and held 80 (3), each with a check and an
+  // element-by-element fallback on every vector: same run, two rounds, 2-byte row T, held
+  // at every size against 2 blocks per SM: bf16 12801^2 131.3 -> 122.1 us, 6145^2 35.5 ->
+  // 32.4, 8193^2 53.2 -> 52.4, 4097^2 18.0 -> 17.8, 24 x 400009 (19 MiB, 128 lanes) 12.9
+  // -> 10.7, 72 x 400009 31.4 -> 28.9; but 3073^2 12.0 -> 12.9, 2049^2 8.5 -> 9.1, 1793^2
+  // 9.2 -> 10.1 and 1025^2 5.2 -> 5.7 (fp16 alike). Without them (sixty-second session,
+  // the held copy of 80 registers against main's two kernels, same run, three passes):
+  // bf16 col N 4097^2 16.5 -> 15.7 us, 8193^2 50.0 -> 48.6, 12801^2 117.2 -> 115.6,
+  // 2561^2 and 3073^2 level, 1025^2 5.20 -> 5.37 (docs/PERFORMANCE.md).
   // Aligned fp16 vectors with 4 in flight held to 4 blocks per SM
   // (axpy_aligned_fp16_held).
   const auto held_for = [&](index_t l) {

@@ -644,10 +644,10 @@ struct GemvPolicy {
   // read with the groups' first round, not in a round of their own that every group waits
   // for at the reduction; 0: their own round (figures in axpy_narrow, gemv_cuda.cu).
   index_t axpy_narrow_fold_tail = 1;
-  // Axpy form, realigned vectors (odd lda) with 4 in flight, matrices from
-  // axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks per SM instead
-  // of 2 for 2-byte types) from this size, and wherever tiles have more than 32 lanes
-  // (figures above held_for in gemv_cuda.cu).
+  // Axpy form, realigned vectors (odd lda) of 4- and 8-byte types with 4 in flight,
+  // matrices from axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks
+  // per SM) from this size, and wherever tiles have more than 32 lanes (figures above
+  // held_for in gemv_cuda.cu). 2-byte types take the held kernel at every size.
   index_t axpy_realigned_held_min_bytes = index_t(32) << 20;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel

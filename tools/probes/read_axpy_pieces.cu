@@ -31,16 +31,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "read_stream.cuh"
+#include "probe_pool.cuh"
 
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "fastmv_probe_read_axpy_pieces: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(1);
-  }
-}
 
 constexpr int kThreads = 256;
 constexpr int kGroups = kThreads / 32;
@@ -99,63 +92,10 @@ __global__ void __launch_bounds__(kThreads) read_pieces(const unsigned short* A,
 }  // namespace
 
 int main() {
-  int device_count = 0;
-  if (cudaGetDeviceCount(&device_count) != cudaSuccess || device_count == 0) {
-    std::fprintf(stderr, "fastmv_probe_read_axpy_pieces: no CUDA device\n");
-    return 1;
-  }
-  const std::size_t pool_bytes = std::size_t(1) << 30;
-  unsigned char* pool = nullptr;
-  unsigned* sink = nullptr;
-  check(cudaMalloc(&pool, pool_bytes + 4096), "cudaMalloc (1 GiB pool)");
-  check(cudaMalloc(&sink, sizeof(unsigned)), "cudaMalloc");
-  check(cudaMemset(pool, 1, pool_bytes + 4096), "cudaMemset");
-  cudaStream_t stream;
-  check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  int multiprocessors = 0;
-  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-
-  // Median per call of 15 samples (after one to warm up) of `calls` calls, call c reading
-  // the matrix at the c-th `stride` of the pool.
-  const auto median_per_call_s = [&](auto&& launch, std::size_t stride) {
-    const std::size_t places = pool_bytes / stride;
-    std::vector<float> per_call;
-    int calls = 8;
-    for (int sample = 0; sample <= 15; ++sample) {
-      check(cudaEventRecord(start, stream), "cudaEventRecord");
-      for (int call = 0; call < calls; ++call) launch(pool + ((std::size_t(sample) * calls + call) % places) * stride);
-      check(cudaEventRecord(stop, stream), "cudaEventRecord");
-      check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-      if (sample == 0) {
-        calls = std::max(8, static_cast<int>(0.4 / (ms / calls)));  // about 400 us a sample
-      } else {
-        per_call.push_back(ms * 1e-3f / calls);
-      }
-    }
-    std::sort(per_call.begin(), per_call.end());
-    return static_cast<double>(per_call[per_call.size() / 2]);
-  };
-
-  int per_sm = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fastmv_tool::read_stream<false>,
-                                                      fastmv_tool::kReadThreads, 0),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const int flat_blocks = per_sm * multiprocessors;
-  const auto flat = [&](std::size_t bytes) {
-    return median_per_call_s(
-        [&](unsigned char* at) {
-          check(fastmv_tool::launch_read_stream(false, flat_blocks, stream, reinterpret_cast<const uint4*>(at),
-                                                bytes / sizeof(uint4), sink),
-                "read_stream launch");
-        },
-        (bytes + 4095) / 4096 * 4096);
-  };
-  const double ceiling = pool_bytes / flat(pool_bytes);
+  fastmv_probe::Pool pool("fastmv_probe_read_axpy_pieces");
+  const auto check = [&](cudaError_t status, const char* what) { pool.check(status, what); };
+  const auto flat = [&](std::size_t bytes) { return pool.flat_s(bytes); };
+  const double ceiling = fastmv_probe::Pool::kBytes / flat(fastmv_probe::Pool::kBytes);
   std::printf("read ceiling %.0f GB/s (read_stream over 1 GiB); bf16, one matrix a call\n", ceiling / 1e9);
   std::printf("%7s %7s %-12s %6s %9s %8s %7s %7s\n", "length", "lda", "mode", "piece", "blocks", "us", "GB/s",
               "of flat");
@@ -164,18 +104,18 @@ int main() {
     const long long tiles = (length + 256LL * words - 1) / (256LL * words);
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, 0), "occupancy");
-    const long long slots = static_cast<long long>(resident) * multiprocessors;
+    const long long slots = static_cast<long long>(resident) * pool.multiprocessors();
     // About 2.5 waves of blocks, each split at least 8 x kInFlight vectors.
     const long long splits = std::max(1LL, std::min((5 * slots / 2) / tiles, count / (kGroups * kInFlight)));
     const long long per_split = (count + splits - 1) / splits;
     const std::size_t bytes = static_cast<std::size_t>(count * lda) * 2;
-    const double s = median_per_call_s(
+    const double s = pool.median_per_call_s(
         [&](unsigned char* at) {
-          kernel<<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kThreads, 0, stream>>>(
-              reinterpret_cast<const unsigned short*>(at), count, length, lda, per_split, sink);
+          kernel<<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kThreads, 0, pool.stream()>>>(
+              reinterpret_cast<const unsigned short*>(at), count, length, lda, per_split, pool.sink());
           check(cudaGetLastError(), "read_pieces launch");
         },
-        (bytes + 4095) / 4096 * 4096);
+        bytes);
     return std::make_pair(s, tiles * splits);
   };
   for (const long long n : {4096LL, 8192LL}) {

@@ -39,6 +39,39 @@ struct Fetched {
   int shift;  // bytes
 };
 
+// V elements read one at a time, those past `remaining` as 0.
+template <typename TA>
+__device__ __forceinline__ void fetch_elements(const TA* elements, index_t remaining, Fetched<TA>& out) {
+  constexpr int V = kVector<TA>;
+  out.shift = 0;
+  TA values[V];
+#pragma unroll
+  for (int i = 0; i < V; ++i) values[i] = i < remaining ? elements[i] : TA{};
+  memcpy(&out.low, values, sizeof out.low);
+}
+
+// Unaligned, where the caller knows that the V elements from `elements` lie inside the
+// vector: the two aligned words that hold them, however they lie (a shift of 0 realigns to
+// the first word). The second can pass the matrix's end (`limit`) only in its last vector:
+// there it is read element by element, those past the end as 0.
+template <typename TA>
+__device__ __forceinline__ void fetch_two_words(const TA* elements, const TA* limit, Fetched<TA>& out) {
+  constexpr int V = kVector<TA>;
+  const auto address = reinterpret_cast<std::uintptr_t>(elements);
+  out.shift = static_cast<int>(address % 16);
+  const TA* first = reinterpret_cast<const TA*>(address - out.shift);
+  out.low = __ldg(reinterpret_cast<const uint4*>(first));
+  const TA* second = first + V;
+  if (second + V <= limit) {
+    out.high = __ldg(reinterpret_cast<const uint4*>(second));
+  } else {
+    TA values[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) values[i] = second + i < limit ? second[i] : TA{};
+    memcpy(&out.high, values, sizeof out.high);
+  }
+}
+
 // kWhole: the caller knows V <= remaining, so the loop it sits in has no branch
 // around its loads (which the compiler then keeps in flight together).
 template <typename TA, bool kAligned, bool kWhole>
@@ -69,10 +102,7 @@ __device__ __forceinline__ void fetch_outputs(const TA* elements, index_t remain
         }
       }
     }
-    TA values[V];
-#pragma unroll
-    for (int i = 0; i < V; ++i) values[i] = i < remaining ? elements[i] : TA{};
-    memcpy(&out.low, values, sizeof out.low);
+    fetch_elements(elements, remaining, out);
   }
 }
 
@@ -110,9 +140,18 @@ __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes,
   out.low = make_uint4(words[0], words[1], words[2], words[3]);
 }
 
-template <typename TA, typename Acc>
+// kBothWords: `in` came from fetch_two_words, so it is realigned whatever its shift (a
+// shift of 0 gives the first word). Were the realignment skipped at a shift of 0, the
+// second word would be needed only past that branch, and ptxas moved its load there,
+// behind the first vector's multiplies: a second memory latency every round (bf16
+// 8193^2 50.0 -> 68.1 us, docs/PERFORMANCE.md).
+template <typename TA, typename Acc, bool kBothWords = false>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
-  unpack<TA, Acc>(in.shift != 0 ? realign<TA>(in.low, in.high, in.shift) : in.low, out);
+  if constexpr (kBothWords) {
+    unpack<TA, Acc>(realign<TA>(in.low, in.high, in.shift), out);
+  } else {
+    unpack<TA, Acc>(in.shift != 0 ? realign<TA>(in.low, in.high, in.shift) : in.low, out);
+  }
 }
 
 // The end of a block of the Axpy form: each thread's V sums (outputs lane * V ...) of
@@ -176,10 +215,11 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 }
 
 // kLoads: how a thread reads its outputs (AxpyLoads above). kMinBlocks: blocks per SM
-// that ptxas must leave registers for (0: its own choice). Realigned 2-byte vectors with
-// 4 in flight take 118-124 registers, 2 blocks per SM; held to 80 (3 blocks) they run
-// more instructions (+16 %) with more warps to hide latency, faster on long calls and
-// slower on short ones (the dispatcher's axpy_realigned_held_min_bytes). Aligned fp16
+// that ptxas must leave registers for (0: its own choice). Realigned vectors with 4 in
+// flight take 69-78 registers unasked (3 blocks per SM); the copy held to 3 blocks (80,
+// no spills) runs 2-byte types at every size and the others for long calls (axpy_variant,
+// axpy_realigned_held_min_bytes). Held to 4 blocks (64 registers, 12-28 bytes of spills)
+// bf16 ran 4-16 % slower from 32 MiB (sixty-second session). Aligned fp16
 // vectors with 4 in flight are held to 4 blocks per SM (64 registers, as bf16's take
 // unasked; axpy_aligned_fp16_held). A minimum of 1
 // is not the same as none: it made ptxas give the aligned bf16 kernel 91 registers
@@ -232,8 +272,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
 
-    // Two versions of the loop: threads whose V outputs all lie inside the vectors
-    // (all but the last lanes of the last tile) fetch with no branch at all.
+    // Two versions of the loop. Aligned and interleaved: threads whose V outputs all lie
+    // inside the vectors (all but the last lanes of the last tile) fetch with no branch
+    // at all. Realigned: threads with 2 * V outputs or more to go (all but the last one
+    // or two lanes of the last tile), whose second words lie inside the vectors too, read
+    // both words with no check; the rest element by element. (With the check on the
+    // second word, and its element-by-element fallback, in the loop of every thread, the
+    // bf16 kernel took 122-124 registers, 2 blocks an SM, against 64 without:
+    // docs/PERFORMANCE.md.)
     const auto accumulate = [&](auto whole) {
       constexpr bool kWhole = decltype(whole)::value;
       index_t k = k_begin + group_k;
@@ -252,6 +298,13 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
             // after() below looks at .x: make it depend on every element's load.
             const uint4& w = fetched[u].low;
             first_words[u] = make_uint4(w.x | w.y | w.z | w.w, 0, 0, 0);
+          } else if constexpr (kLoads == AxpyLoads::kRealigned) {
+            if constexpr (kWhole) {
+              fetch_two_words(A + at * args.lda, limit, fetched[u]);
+            } else {
+              fetch_elements(A + at * args.lda, mine, fetched[u]);
+            }
+            first_words[u] = fetched[u].low;
           } else {
             fetch_outputs<TA, kAligned, kWhole>(A + at * args.lda, mine, limit, fetched[u]);
             first_words[u] = fetched[u].low;
@@ -274,7 +327,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
         for (int u = 0; u < kUnroll; ++u) {
           if (kMasked && k + u * step >= k_end) continue;
           Acc a[V];
-          convert_outputs<TA, Acc>(fetched[u], a);
+          convert_outputs<TA, Acc, kLoads == AxpyLoads::kRealigned && kWhole>(fetched[u], a);
           const Acc xu = to_acc(xk[u]);
 #pragma unroll
           for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
