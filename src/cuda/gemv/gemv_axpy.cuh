@@ -143,8 +143,7 @@ __device__ __forceinline__ void fetch_interleaved(const TA* elements, int lanes,
 // kBothWords: `in` came from fetch_two_words, so it is realigned whatever its shift (a
 // shift of 0 gives the first word). Were the realignment skipped at a shift of 0, the
 // second word would be needed only past that branch, and ptxas moved its load there,
-// behind the first vector's multiplies: a second memory latency every round (bf16
-// 8193^2 50.0 -> 68.1 us, docs/PERFORMANCE.md).
+// behind the first vector's multiplies, which wait for its data (SASS of the bf16 kernel).
 template <typename TA, typename Acc, bool kBothWords = false>
 __device__ __forceinline__ void convert_outputs(const Fetched<TA>& in, Acc (&out)[kVector<TA>]) {
   if constexpr (kBothWords) {
@@ -272,13 +271,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 #pragma unroll
     for (int i = 0; i < V; ++i) sum[i] = 0;
 
-    // Two versions of the loop. Aligned and interleaved: threads whose V outputs all lie
-    // inside the vectors (all but the last lanes of the last tile) fetch with no branch
-    // at all. Realigned: threads with 2 * V outputs or more to go (all but the last one
-    // or two lanes of the last tile), whose second words lie inside the vectors too, read
-    // both words with no check; the rest element by element. (With the check on the
-    // second word, and its element-by-element fallback, in the loop of every thread, the
-    // bf16 kernel took 122-124 registers, 2 blocks an SM, against 64 without:
+    // Two versions of the loop: threads whose V outputs all lie inside the vectors (all
+    // but the last lanes of the last tile) fetch with no branch around their loads, the
+    // rest element by element. Realigned, the first version reads both words; only the
+    // second word's check against the matrix's end (fetch_two_words) branches. (With an
+    // element-by-element fallback for the whole word in every thread's loop, the bf16
+    // kernel took 122-124 registers, 2 blocks an SM. Sending the threads with fewer than
+    // 2 * V outputs to go, one a tile row, to the second version instead made their warps
+    // run both loops, one after the other: bf16 8193^2 50.0 -> 68.1 us.
     // docs/PERFORMANCE.md.)
     const auto accumulate = [&](auto whole) {
       constexpr bool kWhole = decltype(whole)::value;
