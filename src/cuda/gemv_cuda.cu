@@ -1655,8 +1655,11 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
       policy.axpy_narrow_aligned_2byte == 2 ||
       (policy.axpy_narrow_aligned_2byte == 1 && args.lda * static_cast<index_t>(sizeof(TA)) % 128 != 0 &&
        matrix_bytes <= policy.axpy_narrow_aligned_2byte_max_bytes);
+  // Aligned 4-byte vectors up to GemvPolicy::axpy_narrow_aligned_4byte_max_bytes (else TMA).
+  const bool aligned_4byte_left =
+      aligned && sizeof(TA) == 4 && matrix_bytes > policy.axpy_narrow_aligned_4byte_max_bytes;
   if (policy.axpy_narrow == 1 &&
-      ((aligned_2byte && !aligned_2byte_taken) || matrix_bytes < policy.axpy_narrow_min_bytes ||
+      ((aligned_2byte && !aligned_2byte_taken) || aligned_4byte_left || matrix_bytes < policy.axpy_narrow_min_bytes ||
        matrix_bytes >= policy.axpy_narrow_max_bytes)) {
     return false;
   }

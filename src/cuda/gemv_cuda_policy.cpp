@@ -112,6 +112,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_low_fill_max_bytes", &policy.axpy_narrow_low_fill_max_bytes},
       {"axpy_narrow_aligned_2byte", &policy.axpy_narrow_aligned_2byte},
       {"axpy_narrow_aligned_2byte_max_bytes", &policy.axpy_narrow_aligned_2byte_max_bytes},
+      {"axpy_narrow_aligned_4byte_max_bytes", &policy.axpy_narrow_aligned_4byte_max_bytes},
       {"axpy_narrow_unroll", &policy.axpy_narrow_unroll},
       {"axpy_narrow_splits", &policy.axpy_narrow_splits},
       {"axpy_narrow_x_words", &policy.axpy_narrow_x_words},
