@@ -1623,7 +1623,8 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // (interleaved, or TMA where aligned) -> narrow (cuBLAS): fp32 1281^2 10.14 -> 6.32 us
 // (16.89), 1537^2 9.10 -> 7.11 (7.65), 2049^2 11.22 -> 9.73 (10.62), 2561^2 14.10 -> 13.20
 // (13.53), 3585^2 22.94 -> 20.43 (20.94), 4097^2 28.11 -> 25.99 (26.68); aligned 2048^2 9.33
-// -> 8.83 (9.97), 3584^2 20.73 -> 19.55 (20.52), 3848^2 24.93 -> 23.53 (23.14); bf16 1281^2
+// -> 8.83 (9.97), 3584^2 20.73 -> 19.55 (20.52), 3848^2 24.93 -> 23.53 (23.14) (since the
+// sixty-third session the TMA kernel beats it there: GemvPolicy::axpy_narrow_aligned_4byte_max_bytes); bf16 1281^2
 // 7.00 -> 5.81 (7.33), 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64
 // 2048^2 14.83 -> 12.74, 2049^2 16.08 -> 14.90. Not taken, from the same runs: tiles that
 // leave SMs idle in large matrices (fp32 1031 x 16001, 65 tiles, 27.97 -> 31.07; 1031 x 8003
@@ -1655,7 +1656,8 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
       policy.axpy_narrow_aligned_2byte == 2 ||
       (policy.axpy_narrow_aligned_2byte == 1 && args.lda * static_cast<index_t>(sizeof(TA)) % 128 != 0 &&
        matrix_bytes <= policy.axpy_narrow_aligned_2byte_max_bytes);
-  // Aligned 4-byte vectors up to GemvPolicy::axpy_narrow_aligned_4byte_max_bytes (else TMA).
+  // Aligned 4-byte vectors only up to GemvPolicy::axpy_narrow_aligned_4byte_max_bytes (by
+  // default none: the TMA kernel reads them faster).
   const bool aligned_4byte_left =
       aligned && sizeof(TA) == 4 && matrix_bytes > policy.axpy_narrow_aligned_4byte_max_bytes;
   if (policy.axpy_narrow == 1 &&

@@ -594,9 +594,9 @@ struct GemvPolicy {
   // thread, axpy_narrow_threads threads a block, axpy_narrow_unroll vectors in flight a
   // thread, each block walking all of its split of the vectors): 0 never; 1 in matrices
   // of axpy_narrow_min_bytes up to axpy_narrow_max_bytes with unaligned vectors, or
-  // aligned ones of 8-byte types and of 4-byte types (those up to
-  // axpy_narrow_aligned_4byte_max_bytes), where tiles of 16 outputs (else of 32, for
-  // 4-byte types) fit one wave of block slots and fill at least
+  // aligned ones of 8-byte types (and of 4-byte types up to
+  // axpy_narrow_aligned_4byte_max_bytes, by default none), where tiles of 16 outputs
+  // (else of 32, for 4-byte types) fit one wave of block slots and fill at least
   // axpy_narrow_min_fill_percent of them (unaligned vectors in matrices of at most
   // axpy_narrow_low_fill_max_bytes: axpy_narrow_low_fill_percent); 2 wherever the
   // register Axpy kernel would run (tests). Aligned vectors of 2-byte types by
@@ -636,14 +636,17 @@ struct GemvPolicy {
   index_t axpy_narrow_aligned_2byte = 1;
   index_t axpy_narrow_aligned_2byte_max_bytes = index_t(16) << 20;
   // ... and aligned vectors of 4-byte types only in matrices of at most this many bytes
-  // (larger ones go to the TMA kernel). H100, sixty-third session, same run, three passes,
-  // fp32 col N, narrow -> TMA (cuBLAS): 3072^2 15.36 -> 14.74 us (15.64), 3080^2 16.36 ->
-  // 15.02 (17.49), 3328^2 17.39 -> 16.90, 3336^2 18.21 -> 17.26, 3584^2 19.61 -> 19.18
-  // (19.87), 3592^2 20.46 -> 19.57 (20.40), 3840^2 22.04 -> 21.72 (22.13), 3848^2 23.20 ->
-  // 22.23 (22.75), 4096^2 24.51 -> 24.21 (24.35), 4104^2 25.71 -> 24.74 (25.73), 2056^2
-  // 8.49 -> 8.38 (16.1 MiB); the narrow kernel had beaten the TMA kernel there when it came
-  // (axpy_narrow in gemv_cuda.cu), before the TMA kernel's early launch and ring rules.
-  index_t axpy_narrow_aligned_4byte_max_bytes = index_t(16) << 20;
+  // (0: never; the TMA kernel reads them). H100, sixty-third session, same run, three
+  // passes, fp32 col N, narrow -> TMA (cuBLAS, one pass): 1536^2 5.90 -> 5.35 us (6.96),
+  // 1544^2 6.26 -> 5.78, 1792^2 7.08 -> 6.45, 1800^2 7.20 -> 6.88, 2048^2 8.09 -> 7.84
+  // (9.61), 2056^2 8.48 -> 8.37, 3072^2 15.32 -> 14.63 (15.69), 3080^2 16.07 -> 15.10,
+  // 3584^2 19.62 -> 19.08, 3592^2 20.49 -> 19.59 (20.15), 3840^2 22.21 -> 21.46, 3848^2
+  // 23.15 -> 22.14 (22.69), 4096^2 24.41 -> 24.16 (24.29), 4104^2 25.60 -> 24.66 (25.63),
+  // 2048 x 8192 25.34 -> 24.38, 3072 x 6144 28.55 -> 27.12. The narrow kernel had beaten
+  // the TMA kernel at aligned orders when it came (axpy_narrow in gemv_cuda.cu), before the
+  // TMA kernel's early launch and ring rules. Matrices of fewer vectors than outputs under
+  // 16 MiB (2048 x 512, say) were not measured.
+  index_t axpy_narrow_aligned_4byte_max_bytes = 0;
   // ... and 1: x read as 16-byte words where it is contiguous and aligned, each thread
   // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector
   // (same run, col N, 0 -> 1: fp32 1281^2 6.28 -> 5.51 us, 2049^2 9.70 -> 9.17, bf16 1793^2

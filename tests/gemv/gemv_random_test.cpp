@@ -461,8 +461,8 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
 
 // The Axpy form (row-major Trans, column-major NoTrans) at the sizes where the Cuda
 // backend's default choices take the narrow kernel (axpy_narrow_kernel: tiles of 16
-// or 32 outputs, each block walking every stored vector; aligned fp32 vectors only up to
-// 16 MiB, the TMA kernel's above): 4-90 MiB, lengths that leave
+// or 32 outputs, each block walking every stored vector; aligned fp32 vectors are the TMA
+// kernel's by default): 4-90 MiB, lengths that leave
 // the last tile partial, odd and aligned lda, A off one element, x and y strided; beta =
 // 0 over a poisoned y. Two shapes under FASTMV_TEST_QUICK (the sanitizer runs with
 // axpy_narrow=2 take the kernel everywhere from the other tests): 600 vectors, whose 88
