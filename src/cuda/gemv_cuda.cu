@@ -1633,8 +1633,8 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // 2, 2049^2 9.68 -> 11.04 with tiles of 32 and 2 splits); tiles of 32 for 2-byte and
 // 8-byte types (bf16 3073^2 11.90 -> 12.90 with 32 in flight, fp64 3073^2 29.42 -> 29.93); aligned 2-byte
 // vectors (TMA, bf16 2056^2 7.36 -> 8.01, before x was read as words and tiles of 16
-// skipped the L2 prefetch: since then they win where rows miss 128-byte lines,
-// GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32 vectors in flight, or 256 threads a
+// skipped the L2 prefetch: since then they won where rows miss 128-byte lines, until the
+// TMA kernel's later rules: GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32 vectors in flight, or 256 threads a
 // block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
 // The vectors past a split's last whole round, where at most one a group, read with the
 // groups' first round (GemvArgs::fold_tail, sixtieth session; H100, same binary, three

@@ -600,7 +600,7 @@ struct GemvPolicy {
   // axpy_narrow_min_fill_percent of them (unaligned vectors in matrices of at most
   // axpy_narrow_low_fill_max_bytes: axpy_narrow_low_fill_percent); 2 wherever the
   // register Axpy kernel would run (tests). Aligned vectors of 2-byte types by
-  // axpy_narrow_aligned_2byte's rule, with the unaligned vectors' fill floors.
+  // axpy_narrow_aligned_2byte's rule (by default none), with the unaligned vectors' fill floors.
   // axpy_narrow_lanes 16 or 32 fixes the tile,
   // axpy_narrow_splits the splits (0: as many as keep one wave of blocks, each group at
   // least a round of loads). Figures in axpy_narrow (gemv_cuda.cu).
@@ -632,8 +632,13 @@ struct GemvPolicy {
   // run, three rounds: 2048 x 2056 7.83 -> 6.41, 3072 x 2056 9.84 -> 8.35, 4096 x 1800
   // 9.78 -> 9.63; above 16 MiB mixed: 8192 x 2056 20.2 -> 18.0 and 16384 x 2056 36.4 ->
   // 33.0 (against the TMA kernel's 33 unsplit tiles), but 8192 x 1800 16.2 -> 16.9, 8192
-  // x 2080 16.0 -> 17.8, 16384 x 1544 27.8 -> 28.8.
-  index_t axpy_narrow_aligned_2byte = 1;
+  // x 2080 16.0 -> 17.8, 16384 x 1544 27.8 -> 28.8. Since then the TMA kernel (early
+  // launch, rings) beats the narrow one there, hence 0: H100, sixty-third session, same
+  // library (fe0181dd), same run, three passes, bf16 col N, 1 -> 0 (cuBLAS, one pass):
+  // 1544^2 5.30 -> 5.05 us (7.69), 1800^2 5.96 -> 5.78 (6.74), 2056^2 6.83 -> 6.66 (7.44),
+  // 2064^2 6.70 -> 6.07 (7.49), 2080^2 6.89 -> 6.11 (7.50), 2056 outputs x 3072 vectors
+  // 8.55 -> 8.29 (10.20), 1800 x 4096 9.78 -> 9.33 (10.98); fp16 not measured.
+  index_t axpy_narrow_aligned_2byte = 0;
   index_t axpy_narrow_aligned_2byte_max_bytes = index_t(16) << 20;
   // ... and aligned vectors of 4-byte types only in matrices of at most this many bytes
   // (0: never; the TMA kernel reads them). H100, sixty-third session, same run, three
