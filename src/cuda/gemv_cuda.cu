@@ -1624,18 +1624,18 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // (16.89), 1537^2 9.10 -> 7.11 (7.65), 2049^2 11.22 -> 9.73 (10.62), 2561^2 14.10 -> 13.20
 // (13.53), 3585^2 22.94 -> 20.43 (20.94), 4097^2 28.11 -> 25.99 (26.68); aligned 2048^2 9.33
 // -> 8.83 (9.97), 3584^2 20.73 -> 19.55 (20.52), 3848^2 24.93 -> 23.53 (23.14) (since the
-// sixty-third session the TMA kernel beats it there: GemvPolicy::axpy_narrow_aligned_4byte_max_bytes); bf16 1281^2
-// 7.00 -> 5.81 (7.33), 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64
+// sixty-third session the TMA kernel beats it there:
+// GemvPolicy::axpy_narrow_aligned_4byte_max_bytes); bf16 1281^2 7.00 -> 5.81 (7.33), 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64
 // 2048^2 14.83 -> 12.74, 2049^2 16.08 -> 14.90. Not taken, from the same runs: tiles that
 // leave SMs idle in large matrices (fp32 1031 x 16001, 65 tiles, 27.97 -> 31.07; 1031 x 8003
 // 16.57 -> 16.88), hence the fill rule; more tiles than SMs (fp32 4609^2, 145 tiles of 32,
 // 34.2 -> 42.0: two waves); the narrow kernel's own splits (1031 x 4099 10.37 -> 12.20 with
 // 2, 2049^2 9.68 -> 11.04 with tiles of 32 and 2 splits); tiles of 32 for 2-byte and
-// 8-byte types (bf16 3073^2 11.90 -> 12.90 with 32 in flight, fp64 3073^2 29.42 -> 29.93); aligned 2-byte
-// vectors (TMA, bf16 2056^2 7.36 -> 8.01, before x was read as words and tiles of 16
-// skipped the L2 prefetch: since then they won where rows miss 128-byte lines, until the
-// TMA kernel's later rules: GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32 vectors in flight, or 256 threads a
-// block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
+// 8-byte types (bf16 3073^2 11.90 -> 12.90 with 32 in flight, fp64 3073^2 29.42 -> 29.93);
+// aligned 2-byte vectors (TMA, bf16 2056^2 7.36 -> 8.01, before x was read as words and
+// tiles of 16 skipped the L2 prefetch: since then they won where rows miss 128-byte lines,
+// until the TMA kernel's later rules: GemvPolicy::axpy_narrow_aligned_2byte); 8 or 32
+// vectors in flight, or 256 threads a block (fp32 3585^2 20.5 -> 23.3, 23.0, 22.4).
 // The vectors past a split's last whole round, where at most one a group, read with the
 // groups' first round (GemvArgs::fold_tail, sixtieth session; H100, same binary, three
 // passes, their own round -> folded, cuBLAS): fp32 col N 2305^2 12.03 -> 11.80 us (12.46),

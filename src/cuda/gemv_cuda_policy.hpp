@@ -600,7 +600,8 @@ struct GemvPolicy {
   // axpy_narrow_min_fill_percent of them (unaligned vectors in matrices of at most
   // axpy_narrow_low_fill_max_bytes: axpy_narrow_low_fill_percent); 2 wherever the
   // register Axpy kernel would run (tests). Aligned vectors of 2-byte types by
-  // axpy_narrow_aligned_2byte's rule (by default none), with the unaligned vectors' fill floors.
+  // axpy_narrow_aligned_2byte's rule (by default none), with the unaligned vectors'
+  // fill floors.
   // axpy_narrow_lanes 16 or 32 fixes the tile,
   // axpy_narrow_splits the splits (0: as many as keep one wave of blocks, each group at
   // least a round of loads). Figures in axpy_narrow (gemv_cuda.cu).
@@ -649,8 +650,10 @@ struct GemvPolicy {
   // 23.15 -> 22.14 (22.69), 4096^2 24.41 -> 24.16 (24.29), 4104^2 25.60 -> 24.66 (25.63),
   // 2048 x 8192 25.34 -> 24.38, 3072 x 6144 28.55 -> 27.12. The narrow kernel had beaten
   // the TMA kernel at aligned orders when it came (axpy_narrow in gemv_cuda.cu), before the
-  // TMA kernel's early launch and ring rules. Matrices of fewer vectors than outputs under
-  // 16 MiB (2048 x 512, say) were not measured.
+  // TMA kernel's early launch and ring rules. Fewer vectors than outputs, outputs x
+  // vectors (same session, another run): 1536 x 700 4.90 -> 3.82, 1792 x 1200 5.79 ->
+  // 5.23, 3072 x 1500 8.82 -> 8.49, 2048 x 512 3.78 -> 3.82, but 4096 x 1024 7.67 -> 7.90
+  // (cuBLAS 9.01), the one shape measured slower.
   index_t axpy_narrow_aligned_4byte_max_bytes = 0;
   // ... and 1: x read as 16-byte words where it is contiguous and aligned, each thread
   // group taking axpy_narrow_unroll consecutive vectors a round; 0: one load of x a vector

@@ -316,7 +316,8 @@ TYPED_TEST(GemvMixedPrecisionTest, AxpyFormUnalignedVectors) {
 // 32-byte sector) and a multiple of 16 but not of 64; on the Cuda backend the TMA kernel
 // by default, the narrow kernel's tiles of 16 outputs where GemvPolicy::
 // axpy_narrow_aligned_2byte asks for them (1, or axpy_narrow=2 in scripts/gpu.sh's runs).
-// For comparison lda a multiple of 64 (128-byte rows). Lengths ending inside a tile, NaN in lda's padding, beta = 0 over NaN in y.
+// For comparison lda a multiple of 64 (128-byte rows). Lengths ending inside a tile, NaN
+// in lda's padding, beta = 0 over NaN in y.
 TYPED_TEST(GemvMixedPrecisionTest, AxpyFormAlignedVectorsOffLines) {
   struct Shape {
     index_t count, length;  // every length 8 past a multiple of 16
