@@ -180,8 +180,7 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # Short vectors of both forms read flat wherever those kernels can take them (by
   # default: vectors of 8 bytes to 1 KiB, rows of 8 to 496 bytes, from 1 or 8 MiB).
   step tests-flat env FASTMV_CUDA_GEMV_POLICY=axpy_flat=2,dot_flat=2 "$cuda_test" --gtest_brief=1
-  # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved;
-  # realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB).
+  # Unaligned Axpy vectors of 4- and 8-byte types realigned where they would be interleaved.
   step tests-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \
     "$cuda_test" --gtest_brief=1
   # Unaligned Dot rows read unshifted wherever that kernel can take them (by default 4-byte
@@ -211,6 +210,8 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   step tests-narrow-unfolded env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_fold_tail=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='*Axpy*:GemvStridedBatchedTest/*'
+  # Realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB;
+  # 2-byte types take it at every size).
   step tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='GemvMixedPrecisionTest/*:GemvStridedBatchedTest/*'
   # Aligned Axpy vectors on the register kernel at every size (by default from 8 MiB where

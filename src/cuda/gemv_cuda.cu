@@ -1625,8 +1625,9 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
 // (13.53), 3585^2 22.94 -> 20.43 (20.94), 4097^2 28.11 -> 25.99 (26.68); aligned 2048^2 9.33
 // -> 8.83 (9.97), 3584^2 20.73 -> 19.55 (20.52), 3848^2 24.93 -> 23.53 (23.14) (since the
 // sixty-third session the TMA kernel beats it there:
-// GemvPolicy::axpy_narrow_aligned_4byte_max_bytes); bf16 1281^2 7.00 -> 5.81 (7.33), 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64
-// 2048^2 14.83 -> 12.74, 2049^2 16.08 -> 14.90. Not taken, from the same runs: tiles that
+// GemvPolicy::axpy_narrow_aligned_4byte_max_bytes); bf16 1281^2 7.00 -> 5.81 (7.33),
+// 1537^2 7.87 -> 6.28 (6.84), 1100 x 2001 10.03 -> 6.50 (8.29); fp64 2048^2 14.83 -> 12.74,
+// 2049^2 16.08 -> 14.90. Not taken, from the same runs: tiles that
 // leave SMs idle in large matrices (fp32 1031 x 16001, 65 tiles, 27.97 -> 31.07; 1031 x 8003
 // 16.57 -> 16.88), hence the fill rule; more tiles than SMs (fp32 4609^2, 145 tiles of 32,
 // 34.2 -> 42.0: two waves); the narrow kernel's own splits (1031 x 4099 10.37 -> 12.20 with
