@@ -6,7 +6,7 @@ points, how fastmv's and the vendor's times moved between the two.
 
     sweep_classes.py run.csv                   # criteria 1-3 by class
     sweep_classes.py run.csv --ceiling 4584    # criterion 1 against another run's ceiling
-    sweep_classes.py new.csv --against old.csv # time ratios new / old by class
+    sweep_classes.py new.csv --against old.csv # time ratios new / old and cliff pairs by class
 
 The criteria are counted as `fastmv bench gemv --acceptance` counts them: fp32 and bf16
 points with at least 64 MiB of matrix under 92 % of the read ceiling; points where
@@ -89,6 +89,15 @@ def criteria(points, ceiling):
     if ratios:
         print(f"2. geometric mean {math.exp(sum(ratios) / len(ratios)):.3f}x over {len(ratios)}; "
               f"under 1.0x: {sum(under_vendor.values())}", dict(sorted(under_vendor.items())))
+    cliffs, pairs = cliff_pairs(points)
+    print(f"3. cliff pairs beyond 5 %: {sum(cliffs.values())} of {pairs}", dict(sorted(cliffs.items())))
+    floor(points, ceiling)
+    decode(points)
+
+
+def cliff_pairs(points):
+    """Criterion 3: ({(form, type, "n+1" or "n+8"): pairs beyond 5 %}, pairs judged) over the
+    square orders n >= 2048, n % 256 == 0, whose neighbour the run has."""
     squares = {key[:4]: float(entry["fastmv"]["gbps"]) for key, entry in points.items()
                if key[3] == key[4] == key[5] and "fastmv" in entry}
     cliffs = collections.Counter()
@@ -102,10 +111,8 @@ def criteria(points, ceiling):
                 continue
             pairs += 1
             if abs(neighbour / gbps - 1) > 0.05:
-                cliffs[(form((dtype, layout, op)), "n+%d" % step)] += 1
-    print(f"3. cliff pairs beyond 5 %: {sum(cliffs.values())} of {pairs}", dict(sorted(cliffs.items())))
-    floor(points, ceiling)
-    decode(points)
+                cliffs[(form((dtype, layout, op)), "fp32" if dtype == "float" else dtype, "n+%d" % step)] += 1
+    return cliffs, pairs
 
 
 FLOOR_BANDS = [(64 << 20, "64-96 MiB"), (96 << 20, "96-128 MiB"), (128 << 20, "128-256 MiB"),
@@ -199,6 +206,11 @@ def compare(new, old):
     for cls in sorted(by_class):
         cells = "  ".join(f"{name} {math.exp(sum(v) / len(v)):.3f}x ({len(v)})" for name, v in sorted(by_class[cls].items()))
         print(f"  {cls[0]:4} {cls[1]:6} {BANDS[cls[2]][1]:10}  {cells}")
+    new_cliffs, _ = cliff_pairs(new)
+    old_cliffs, _ = cliff_pairs(old)
+    print("cliff pairs beyond 5 %, old -> new by class:")
+    for cls in sorted(set(new_cliffs) | set(old_cliffs)):
+        print(f"  {cls[0]:4} {cls[1]:6} {cls[2]}  {old_cliffs[cls]} -> {new_cliffs[cls]}")
 
 
 def main():
