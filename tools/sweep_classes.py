@@ -42,6 +42,11 @@ def form(key):
     return "Dot" if (key[1] == "row-major") == (key[2] == "N") else "Axpy"
 
 
+def type_name(dtype):
+    """The element type as the class tables print it (fp32 for the CSV's float)."""
+    return "fp32" if dtype == "float" else dtype
+
+
 def matrix_bytes(key):
     return key[3] * key[4] * SIZES[key[0]]
 
@@ -111,7 +116,7 @@ def cliff_pairs(points):
                 continue
             pairs += 1
             if abs(neighbour / gbps - 1) > 0.05:
-                cliffs[(form((dtype, layout, op)), "fp32" if dtype == "float" else dtype, "n+%d" % step)] += 1
+                cliffs[(form((dtype, layout, op)), type_name(dtype), "n+%d" % step)] += 1
     return cliffs, pairs
 
 
@@ -201,7 +206,7 @@ def compare(new, old):
         for name, row in entry.items():
             if name in old[key]:
                 ratio = float(row["median_s"]) / float(old[key][name]["median_s"])
-                by_class[(form(key), "fp32" if key[0] == "float" else key[0], band(key))][name].append(math.log(ratio))
+                by_class[(form(key), type_name(key[0]), band(key))][name].append(math.log(ratio))
     print("time new / old, geometric mean by class (points):")
     for cls in sorted(by_class):
         cells = "  ".join(f"{name} {math.exp(sum(v) / len(v)):.3f}x ({len(v)})" for name, v in sorted(by_class[cls].items()))
