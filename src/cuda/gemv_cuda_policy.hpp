@@ -638,7 +638,8 @@ struct GemvPolicy {
   // library (fe0181dd), same run, three passes, bf16 col N, 1 -> 0 (cuBLAS, one pass):
   // 1544^2 5.30 -> 5.05 us (7.69), 1800^2 5.96 -> 5.78 (6.74), 2056^2 6.83 -> 6.66 (7.44),
   // 2064^2 6.70 -> 6.07 (7.49), 2080^2 6.89 -> 6.11 (7.50), 2056 outputs x 3072 vectors
-  // 8.55 -> 8.29 (10.20), 1800 x 4096 9.78 -> 9.33 (10.98); fp16 not measured.
+  // 8.55 -> 8.29 (10.20), 1800 x 4096 9.78 -> 9.33 (10.98); fp16, sixty-fourth session, as
+  // built: 6 of the 7 faster (2064^2 6.68 -> 6.03, 2080^2 6.82 -> 6.02), 2056^2 6.77 -> 6.84.
   index_t axpy_narrow_aligned_2byte = 0;
   index_t axpy_narrow_aligned_2byte_max_bytes = index_t(16) << 20;
   // ... and aligned vectors of 4-byte types only in matrices of at most this many bytes
