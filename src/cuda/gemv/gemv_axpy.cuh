@@ -323,14 +323,47 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
           const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
           xk[u] = xr[at * args.incx];
         }
+        // Rounds of 8 of types up to 4 bytes (kSelect; the small matrices' kernels, and
+        // large aligned 2-byte ones on fast memory): the first multiply waits for every
+        // word of A and every x of the round (`hold`, 0 at run time through args.zero, as
+        // after() makes), and vectors past k_end have their sums selected away rather
+        // than skipped. Without it ptxas issued some of a round's loads after the first
+        // vector's multiplies, which wait for its data, so that the round cost two memory
+        // latencies: in the masked round of the aligned bf16 kernel it moved the second
+        // vector's load into the branch that skips vectors past the end (the only round
+        // that matrices of 257-264 or 513-520 vectors have), and the aligned fp32 kernel
+        // issued 5 of its 8 words after the first vector's multiplies in every round
+        // (SASS, sm_90). Registers (ptxas, sm_90): fp32 aligned 64 -> 80, interleaved
+        // 108 -> 128, bf16 aligned 127 -> 124, bf16 with fp32 x 78 -> 128 (3 blocks an
+        // SM -> 2). Rounds of 4 keep the branch: there a select cost a bf16 kernel with
+        // fp32 x 14 registers and a block an SM (sixty-fifth session's build).
+        constexpr bool kSelect = kUnroll == 8 && sizeof(TA) <= 4;
+        [[maybe_unused]] unsigned hold = 0;
+        if constexpr (kSelect) {
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u) hold |= first_words[u].x | low_bits(xk[u]);
+          hold &= args.zero;
+        }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          if (kMasked && k + u * step >= k_end) continue;
+          const bool past = kMasked && k + u * step >= k_end;
+          if (!kSelect && past) continue;
           Acc a[V];
           convert_outputs<TA, Acc, kLoads == AxpyLoads::kRealigned && kWhole>(fetched[u], a);
-          const Acc xu = to_acc(xk[u]);
+          Acc xu = to_acc(xk[u]);
+          if constexpr (kSelect) {
+            // The first vector's x carries the dependency; the later multiplies wait
+            // on the first through sum[].
+            if (u == 0) xu = with_low_bits(xu, hold);
+            Acc product[V];
 #pragma unroll
-          for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
+            for (int i = 0; i < V; ++i) product[i] = fma(a[i], xu, sum[i]);
+#pragma unroll
+            for (int i = 0; i < V; ++i) sum[i] = past ? sum[i] : product[i];
+          } else {
+#pragma unroll
+            for (int i = 0; i < V; ++i) sum[i] = fma(a[i], xu, sum[i]);
+          }
         }
       };
       for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) round(std::false_type{});

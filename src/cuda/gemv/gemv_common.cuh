@@ -381,6 +381,30 @@ __device__ __forceinline__ const T* after(const T* pointer, const uint4* words, 
   return pointer + (any & zero);
 }
 
+// `value` with `bits` ORed into the low bits of its representation (`bits` 0 at run time:
+// a dependency, as after() makes, that leaves the value as it is).
+__device__ __forceinline__ float with_low_bits(float value, unsigned bits) {
+  return __uint_as_float(__float_as_uint(value) | bits);
+}
+__device__ __forceinline__ double with_low_bits(double value, unsigned bits) {
+  return __longlong_as_double(__double_as_longlong(value) | bits);
+}
+
+// The low 32 bits of a value's representation (for a dependency on its load, as after()
+// above and axpy_kernel's rounds of 8 make).
+template <typename T>
+__device__ __forceinline__ unsigned low_bits(const T& value) {
+  if constexpr (sizeof(T) >= 4) {
+    unsigned bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+  } else {
+    unsigned short bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+  }
+}
+
 // The staged kernels (dot_staged_kernel, axpy_staged_kernel): stored vectors of at
 // most kStagedMaxLength elements, read as contiguous spans of A of up to
 // kStagedTileBytes through shared memory.
