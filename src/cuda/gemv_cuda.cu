@@ -1669,11 +1669,14 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
   const index_t threads = policy.axpy_narrow_threads;
   const index_t unroll = policy.axpy_narrow_unroll;
+  // Rounds of 16 pipelined through two register buffers (GemvPolicy::axpy_narrow_pipelined).
+  const bool pipelined = unroll == 16 && policy.axpy_narrow_pipelined != 0;
   const auto variant = [&](bool x_words) {
     const auto pick = [&](auto words_tag) {
       constexpr bool kWords = decltype(words_tag)::value;
       return unroll == 8    ? axpy_narrow_kernel<TA, TX, TY, Acc, 8, kWords>
              : unroll == 32 ? axpy_narrow_kernel<TA, TX, TY, Acc, 32, kWords>
+             : pipelined    ? axpy_narrow_kernel<TA, TX, TY, Acc, 16, kWords, true>
                             : axpy_narrow_kernel<TA, TX, TY, Acc, 16, kWords>;
     };
     return x_words ? pick(std::true_type{}) : pick(std::false_type{});
@@ -1717,8 +1720,9 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     trace_call("axpy narrow", args);
-    std::fprintf(stderr, "lanes %lld, %lld threads, unroll %lld, splits %lld, x %s, %lld blocks (%lld slots)\n",
+    std::fprintf(stderr, "lanes %lld, %lld threads, unroll %lld%s, splits %lld, x %s, %lld blocks (%lld slots)\n",
                  static_cast<long long>(lanes), static_cast<long long>(threads), static_cast<long long>(unroll),
+                 pipelined ? " pipelined" : "",
                  static_cast<long long>(splits), x_words ? "words" : "elements",
                  static_cast<long long>(tiles * splits * batch_z), static_cast<long long>(slots));
   }

@@ -666,6 +666,11 @@ struct GemvPolicy {
   // read with the groups' first round, not in a round of their own that every group waits
   // for at the reduction; 0: their own round (figures in axpy_narrow, gemv_cuda.cu).
   index_t axpy_narrow_fold_tail = 1;
+  // ... and 1: with axpy_narrow_unroll 16, a split's whole rounds in two register buffers,
+  // the next round's loads issued before the current round's multiplies wait for its data
+  // (axpy_narrow_kernel's kPipelined); 0: each round's loads, then its multiplies, no loads
+  // in flight while a thread multiplies. Candidate, not measured yet: 0.
+  index_t axpy_narrow_pipelined = 0;
   // Axpy form, realigned vectors (odd lda) of 4- and 8-byte types with 4 in flight,
   // matrices from axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks
   // per SM) from this size, and wherever tiles have more than 32 lanes (figures above

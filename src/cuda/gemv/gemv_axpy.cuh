@@ -397,7 +397,8 @@ constexpr int kNarrowMaxThreads = 512;
 // kXWords: x contiguous and 16-byte aligned at every group's first vector (the caller
 // checks): each group takes kUnroll consecutive vectors a round, whose x it reads as
 // 16-byte words, instead of every groups-th vector with one load of x each.
-template <typename TA, typename TX, typename TY, typename Acc, int kUnroll, bool kXWords = false>
+template <typename TA, typename TX, typename TY, typename Acc, int kUnroll, bool kXWords = false,
+          bool kPipelined = false>
 __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     axpy_narrow_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   __shared__ Acc reduced[kNarrowMaxThreads];
@@ -444,58 +445,101 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     const bool fold_tail = args.fold_tail != 0 && full >= 1 && past <= groups;
     const bool has_tail = fold_tail && group < past;
     const index_t tail = k_begin + full * stride + group;
-    // One round: kUnroll vectors in flight; kMasked (the last, partial round): vectors
-    // at or past k_end re-read vector k and add nothing; kTail: and the group's tail
-    // vector where it has one.
-    const auto round = [&](auto masked, auto with_tail) {
+    // A round: kUnroll vectors loaded (load), then multiplied (multiply). kMasked (the
+    // last, partial round): vectors at or past k_end re-read vector `at` and add
+    // nothing; kTail: and the group's tail vector where it has one.
+    using Raw = decltype(load_stream_bits<sizeof(TA)>(A));
+    struct Loaded {
+      Raw raw[kUnroll];
+      TX xk[kUnroll];
+      Raw raw_tail;
+      TX x_tail;
+    };
+    const auto load = [&](index_t at, auto masked, auto with_tail, Loaded& in) {
       constexpr bool kMasked = decltype(masked)::value;
       constexpr bool kTail = decltype(with_tail)::value;
-      decltype(load_stream_bits<sizeof(TA)>(A)) raw[kUnroll];
-      TX xk[kUnroll];
-      decltype(load_stream_bits<sizeof(TA)>(A)) raw_tail{};
-      TX x_tail{};
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        const index_t at = kMasked && k + u * spacing >= k_end ? k : k + u * spacing;
-        raw[u] = load_stream_bits<sizeof(TA)>(A + at * args.lda);
+        const index_t v = kMasked && at + u * spacing >= k_end ? at : at + u * spacing;
+        in.raw[u] = load_stream_bits<sizeof(TA)>(A + v * args.lda);
       }
-      if (kTail && has_tail) {
-        raw_tail = load_stream_bits<sizeof(TA)>(A + tail * args.lda);
-        x_tail = x[tail * args.incx];
+      if constexpr (kTail) {
+        in.raw_tail = Raw{};
+        in.x_tail = TX{};
+        if (has_tail) {
+          in.raw_tail = load_stream_bits<sizeof(TA)>(A + tail * args.lda);
+          in.x_tail = x[tail * args.incx];
+        }
       }
       if constexpr (kXWords && !kMasked) {
         constexpr int kWords = kUnroll * static_cast<int>(sizeof(TX)) / 16;
         static_assert(kWords * 16 == kUnroll * static_cast<int>(sizeof(TX)), "whole 16-byte words of x");
         uint4 words[kWords];
 #pragma unroll
-        for (int w = 0; w < kWords; ++w) words[w] = load_cached(reinterpret_cast<const uint4*>(x + k) + w);
-        memcpy(xk, words, sizeof xk);
+        for (int w = 0; w < kWords; ++w) words[w] = load_cached(reinterpret_cast<const uint4*>(x + at) + w);
+        memcpy(in.xk, words, sizeof in.xk);
       } else {
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          const index_t at = kMasked && k + u * spacing >= k_end ? k : k + u * spacing;
-          xk[u] = x[at * args.incx];
+          const index_t v = kMasked && at + u * spacing >= k_end ? at : at + u * spacing;
+          in.xk[u] = x[v * args.incx];
         }
       }
+    };
+    const auto multiply = [&](index_t at, auto masked, auto with_tail, const Loaded& in) {
+      constexpr bool kMasked = decltype(masked)::value;
+      constexpr bool kTail = decltype(with_tail)::value;
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        if (kMasked && k + u * spacing >= k_end) continue;
+        if (kMasked && at + u * spacing >= k_end) continue;
         TA value;
-        memcpy(&value, &raw[u], sizeof value);
-        sum = fma(to_acc(value), to_acc(xk[u]), sum);
+        memcpy(&value, &in.raw[u], sizeof value);
+        sum = fma(to_acc(value), to_acc(in.xk[u]), sum);
       }
       if (kTail && has_tail) {
         TA value;
-        memcpy(&value, &raw_tail, sizeof value);
-        sum = fma(to_acc(value), to_acc(x_tail), sum);
+        memcpy(&value, &in.raw_tail, sizeof value);
+        sum = fma(to_acc(value), to_acc(in.x_tail), sum);
+      }
+    };
+    const auto round = [&](auto masked, auto with_tail) {
+      Loaded in;
+      load(k, masked, with_tail, in);
+      multiply(k, masked, with_tail, in);
+    };
+    // The whole rounds from k up to k_stop, the first with the tail where kTail.
+    // kPipelined: in two buffers, the next round's loads issued before the current
+    // round's multiplies wait for its data, so that a thread always has kUnroll vectors
+    // in flight (GemvPolicy::axpy_narrow_pipelined); else each round's loads, then its
+    // multiplies.
+    const auto whole_rounds = [&](index_t k_stop, auto with_tail) {
+      if constexpr (kPipelined) {
+        if (k >= k_stop) return;
+        Loaded current;
+        load(k, std::false_type{}, with_tail, current);
+        for (; k + stride < k_stop; k += stride) {
+          Loaded next;
+          load(k + stride, std::false_type{}, std::false_type{}, next);
+          multiply(k, std::false_type{}, with_tail, current);
+          current = next;
+        }
+        multiply(k, std::false_type{}, with_tail, current);
+        k += stride;
+      } else {
+        if (k >= k_stop) return;
+        round(std::false_type{}, with_tail);
+        for (k += stride; k < k_stop; k += stride) round(std::false_type{}, std::false_type{});
       }
     };
     if (fold_tail) {
-      round(std::false_type{}, std::true_type{});
-      const index_t k_stop = first + full * stride;
-      for (k += stride; k < k_stop; k += stride) round(std::false_type{}, std::false_type{});
+      whole_rounds(first + full * stride, std::true_type{});
     } else {
-      if constexpr (kXWords) {
+      if constexpr (kPipelined) {
+        // The rounds whose vectors all lie before k_end: those from k + i * stride for
+        // i * stride <= room.
+        const index_t room = kXWords ? k_end - kUnroll - k : k_end - 1 - (kUnroll - 1) * spacing - k;
+        whole_rounds(room < 0 ? k : k + (room / stride + 1) * stride, std::false_type{});
+      } else if constexpr (kXWords) {
         for (; k + kUnroll <= k_end; k += stride) round(std::false_type{}, std::false_type{});
       } else {
         for (; k + (kUnroll - 1) * spacing < k_end; k += stride) round(std::false_type{}, std::false_type{});
