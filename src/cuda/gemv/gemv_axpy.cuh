@@ -517,13 +517,21 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
         if (k >= k_stop) return;
         Loaded current;
         load(k, std::false_type{}, with_tail, current);
-        for (; k + stride < k_stop; k += stride) {
+        if (k + stride < k_stop) {
+          // The first round (with the tail) apart, the rest without.
           Loaded next;
           load(k + stride, std::false_type{}, std::false_type{}, next);
           multiply(k, std::false_type{}, with_tail, current);
           current = next;
+          for (k += stride; k + stride < k_stop; k += stride) {
+            load(k + stride, std::false_type{}, std::false_type{}, next);
+            multiply(k, std::false_type{}, std::false_type{}, current);
+            current = next;
+          }
+          multiply(k, std::false_type{}, std::false_type{}, current);
+        } else {
+          multiply(k, std::false_type{}, with_tail, current);
         }
-        multiply(k, std::false_type{}, with_tail, current);
         k += stride;
       } else {
         if (k >= k_stop) return;
