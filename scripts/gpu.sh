@@ -210,13 +210,14 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   step tests-narrow-unfolded env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_fold_tail=0 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='*Axpy*:GemvStridedBatchedTest/*'
-  # ... and with its whole rounds pipelined through two register buffers (by default off,
+  # ... and with its whole rounds pipelined through two register buffers wherever it
+  # reads rounds of 16 (by default 4-byte types in tiles of 32,
   # GemvPolicy::axpy_narrow_pipelined), as chosen, then with splits that fill the slots,
   # no folded tail and one load of x a vector.
-  step tests-narrow-pipelined env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_pipelined=1 \
+  step tests-narrow-pipelined env FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_pipelined=2 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='*Axpy*:*Mixed*:GemvStridedBatchedTest/*:GemvRandomTest/*'
   step tests-narrow-pipelined-splits env FASTMV_TEST_QUICK=1 \
-    FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_pipelined=1,axpy_narrow_splits=0,axpy_narrow_fold_tail=0,axpy_narrow_x_words=0 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_pipelined=2,axpy_narrow_splits=0,axpy_narrow_fold_tail=0,axpy_narrow_x_words=0 \
     "$cuda_test" --gtest_brief=1
   # Realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB;
   # 2-byte types take it at every size).
@@ -291,7 +292,7 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   step sanitizer-memcheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-memcheck-narrow-pipelined env FASTMV_TEST_QUICK=1 \
-    FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_pipelined=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_pipelined=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   step sanitizer-racecheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"

@@ -1669,8 +1669,9 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
   const index_t threads = policy.axpy_narrow_threads;
   const index_t unroll = policy.axpy_narrow_unroll;
-  // Rounds of 16 pipelined through two register buffers (GemvPolicy::axpy_narrow_pipelined).
-  const bool pipelined = unroll == 16 && policy.axpy_narrow_pipelined != 0;
+  // Rounds of 16 pipelined through two register buffers (GemvPolicy::axpy_narrow_pipelined;
+  // by default 4-byte types in tiles of 32, decided once the tile is, below).
+  bool pipelined = false;
   const auto variant = [&](bool x_words) {
     const auto pick = [&](auto words_tag) {
       constexpr bool kWords = decltype(words_tag)::value;
@@ -1686,6 +1687,8 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   index_t lanes = policy.axpy_narrow_lanes;
   if (lanes == 0) lanes = tiles_for(16) <= slots || sizeof(TA) != 4 ? 16 : 32;
   const index_t tiles = ceil_div(args.length, lanes);
+  pipelined = unroll == 16 && (policy.axpy_narrow_pipelined == 2 ||
+                               (policy.axpy_narrow_pipelined == 1 && sizeof(TA) == 4 && lanes == 32));
   const index_t floor_fill = (!aligned || aligned_2byte) && matrix_bytes <= policy.axpy_narrow_low_fill_max_bytes
                                  ? policy.axpy_narrow_low_fill_percent
                                  : policy.axpy_narrow_min_fill_percent;

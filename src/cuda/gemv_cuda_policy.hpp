@@ -666,11 +666,18 @@ struct GemvPolicy {
   // read with the groups' first round, not in a round of their own that every group waits
   // for at the reduction; 0: their own round (figures in axpy_narrow, gemv_cuda.cu).
   index_t axpy_narrow_fold_tail = 1;
-  // ... and 1: with axpy_narrow_unroll 16, a split's whole rounds in two register buffers,
+  // ... and, with axpy_narrow_unroll 16, a split's whole rounds in two register buffers,
   // the next round's loads issued before the current round's multiplies wait for its data
-  // (axpy_narrow_kernel's kPipelined); 0: each round's loads, then its multiplies, no loads
-  // in flight while a thread multiplies. Candidate, not measured yet: 0.
-  index_t axpy_narrow_pipelined = 0;
+  // (axpy_narrow_kernel's kPipelined; fp32 111 -> 120 registers, still one block an SM):
+  // 0 never (each round's loads, then its multiplies, none in flight while a thread
+  // multiplies), 1 for 4-byte types in tiles of 32 outputs, 2 always (tests). H100,
+  // sixty-sixth session, same run, three passes, fp32 col N, 0 -> 2 (cuBLAS): tiles of 32
+  // 2305^2 11.68 -> 11.61 us (12.11), 2561^2 13.29 -> 13.15 (13.12), 2817^2 14.73 -> 14.58
+  // (14.33), 3073^2 16.46 -> 16.31, 3329^2 18.52 -> 18.27, 3585^2 20.67 -> 20.39 (20.10),
+  // 3841^2 23.35 -> 23.02 (22.60), 4097^2 26.05 -> 25.63 (25.49); tiles of 16 mixed
+  // (1281^2 5.44 -> 5.54, 1537^2 6.25 -> 6.05, 1793^2 7.29 -> 7.42, 2049^2 8.63 -> 8.18);
+  // bf16 1281^2-6145^2 within 1 % but 1281^2 (+3.4 %), 1793^2 (+2.4 %), 2049^2 (-3.5 %).
+  index_t axpy_narrow_pipelined = 1;
   // Axpy form, realigned vectors (odd lda) of 4- and 8-byte types with 4 in flight,
   // matrices from axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks
   // per SM) from this size, and wherever tiles have more than 32 lanes (figures above
