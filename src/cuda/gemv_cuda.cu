@@ -1048,7 +1048,8 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
 // in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
 // SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
-// (axpy_aligned_fp16_held).
+// (axpy_aligned_fp16_held). With 8 in flight for types up to 4 bytes, the masked round
+// waiting for every load where GemvPolicy::axpy_masked_select asks (kMaskedSelect).
 template <typename TA, typename TX, typename TY, typename Acc>
 auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
   const auto with_unroll = [&](auto kernel_for) {
@@ -1056,6 +1057,19 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
   };
   return with_unroll([&](auto u) {
     constexpr int kUnroll = decltype(u)::value;
+    if constexpr (kUnroll == 8 && sizeof(TA) <= 4) {
+      if (GemvPolicy::get().axpy_masked_select != 0) {
+        switch (loads) {
+          case AxpyLoads::kAligned:
+            return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, 8, 0, true>;
+          case AxpyLoads::kRealigned:
+            return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 8, 0, true>;
+          case AxpyLoads::kInterleaved:
+            break;
+        }
+        return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kInterleaved, 8, 0, true>;
+      }
+    }
     switch (loads) {
       case AxpyLoads::kAligned:
         if constexpr (std::is_same_v<TA, __half> && kUnroll == 4) {

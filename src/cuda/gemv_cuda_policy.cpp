@@ -118,6 +118,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_x_words", &policy.axpy_narrow_x_words},
       {"axpy_narrow_fold_tail", &policy.axpy_narrow_fold_tail},
       {"axpy_narrow_pipelined", &policy.axpy_narrow_pipelined},
+      {"axpy_masked_select", &policy.axpy_masked_select},
       {"dot_shifted", &policy.dot_shifted},
       {"dot_shifted_rows", &policy.dot_shifted_rows},
       {"dot_shifted_rows4_min_rows_per_sm", &policy.dot_shifted_rows4_min_rows_per_sm},
@@ -287,7 +288,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_split_align_bytes & (policy.dot_split_align_bytes - 1)) != 0 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
-      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 || policy.axpy_masked_select > 1 ||
       policy.axpy_narrow_aligned_2byte > 2 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||

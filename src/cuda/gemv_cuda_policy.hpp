@@ -545,6 +545,25 @@ struct GemvPolicy {
   // Axpy form, aligned vectors of small matrices: 16-byte words in flight per thread
   // (4 or 8; fewer when a group has fewer vectors).
   index_t axpy_unroll = 8;
+  // ... 1: their last, masked round of 8 (types up to 4 bytes; the aligned 2-byte kernels
+  // with 8 in flight on fast memory too) waits for every load before its first multiply and
+  // selects its sums instead of branching past the vectors beyond the end (axpy_kernel's
+  // kMaskedSelect); 0: the branch, into which ptxas sank the second vector's load (two
+  // memory latencies for the round, SASS). H100, sixty-sixth session, same run, three
+  // passes, col N, main against a first build in which every round of 8 waited so (cuBLAS):
+  // the orders with a masked round faster, bf16 264^2 4.08 -> 3.71 us (5.79), 392^2 4.14 ->
+  // 3.73, 520^2 4.63 -> 3.94 (5.32), 648^2 4.72 -> 4.02, 264 x 1032 5.31 -> 4.60 (5.16),
+  // 1032 x 264 4.10 -> 3.67; fp32 257^2 3.85 -> 3.44, 385^2 4.09 -> 3.62, 513^2 4.80 -> 4.45
+  // (4.69), 641^2 5.52 -> 5.17, 769^2 5.89 -> 5.62; but the orders without one slower (bf16
+  // 256^2 2.98 -> 3.19, 512^2 3.07 -> 3.25; fp32 256^2 2.82 -> 3.04, 512^2 3.28 -> 3.45;
+  // fp32 520^2-648^2, where the TMA kernel should run, 8-15 %, not explained), and the
+  // aligned fp32 kernel took 80 registers instead of 64. Hence the masked round alone
+  // (ptxas, sm_90: aligned fp32 64 registers as without it, realigned fp32 128 -> 121,
+  // aligned bf16 127 -> 123, but aligned bf16 with fp32 x 78 -> 110, 3 blocks an SM -> 2,
+  // and interleaved 2-byte, which only a policy asks for, 172 -> 247). That build has not
+  // run on a GPU (the session's device time went to failed starts): 0 until its tests and
+  // A/B have.
+  index_t axpy_masked_select = 0;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
   // ... but 8 for 8-byte types (fp64) from this many bytes of matrix (0: never). Same
@@ -666,18 +685,22 @@ struct GemvPolicy {
   // read with the groups' first round, not in a round of their own that every group waits
   // for at the reduction; 0: their own round (figures in axpy_narrow, gemv_cuda.cu).
   index_t axpy_narrow_fold_tail = 1;
-  // ... and, with axpy_narrow_unroll 16, a split's whole rounds in two register buffers,
-  // the next round's loads issued before the current round's multiplies wait for its data
-  // (axpy_narrow_kernel's kPipelined; fp32 111 -> 120 registers, still one block an SM):
-  // 0 never (each round's loads, then its multiplies, none in flight while a thread
+  // ... and, with axpy_narrow_unroll 16, a split's whole rounds in two register buffers, the
+  // next round's loads issued before the current round's multiplies wait for its data
+  // (axpy_narrow_kernel's kPipelined; fp32 111 -> 120 registers, still one block an SM): 0
+  // never (each round's loads, then its multiplies, none in flight while a thread
   // multiplies), 1 for 4-byte types in tiles of 32 outputs, 2 always (tests). H100,
-  // sixty-sixth session, same run, three passes, fp32 col N, 0 -> 2 (cuBLAS): tiles of 32
-  // 2305^2 11.68 -> 11.61 us (12.11), 2561^2 13.29 -> 13.15 (13.12), 2817^2 14.73 -> 14.58
-  // (14.33), 3073^2 16.46 -> 16.31, 3329^2 18.52 -> 18.27, 3585^2 20.67 -> 20.39 (20.10),
-  // 3841^2 23.35 -> 23.02 (22.60), 4097^2 26.05 -> 25.63 (25.49); tiles of 16 mixed
-  // (1281^2 5.44 -> 5.54, 1537^2 6.25 -> 6.05, 1793^2 7.29 -> 7.42, 2049^2 8.63 -> 8.18);
-  // bf16 1281^2-6145^2 within 1 % but 1281^2 (+3.4 %), 1793^2 (+2.4 %), 2049^2 (-3.5 %).
-  index_t axpy_narrow_pipelined = 1;
+  // sixty-sixth session, same run, three passes, fp32 col N, main's narrow kernel -> 2
+  // (cuBLAS; the refactored kernel at 0 within 1 % of main's but 1537^2 and 2049^2, 1.6 and
+  // 2.7 % faster): tiles of 32 2305^2 11.68 -> 11.61 us (12.11), 2561^2 13.29 -> 13.15
+  // (13.12), 2817^2 14.73 -> 14.58 (14.33), 3073^2 16.46 -> 16.31, 3329^2 18.52 -> 18.27,
+  // 3585^2 20.67 -> 20.39 (20.10), 3841^2 23.35 -> 23.02 (22.60), 4097^2 26.05 -> 25.63
+  // (25.49); tiles of 16 mixed (1281^2 5.44 -> 5.54, 1537^2 6.25 -> 6.05, 1793^2 7.29 ->
+  // 7.42, 2049^2 8.63 -> 8.18); bf16 1281^2-6145^2 within 1 % but 1281^2 (+3.4 %), 1793^2
+  // (+2.4 %), 2049^2 (-3.5 %). Every point of that A/B matched the reference. The suite has
+  // not run with pipelined rounds, nor has rule 1 run at all (the session's device time went
+  // to failed starts): 0 until they have.
+  index_t axpy_narrow_pipelined = 0;
   // Axpy form, realigned vectors (odd lda) of 4- and 8-byte types with 4 in flight,
   // matrices from axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks
   // per SM) from this size, and wherever tiles have more than 32 lanes (figures above

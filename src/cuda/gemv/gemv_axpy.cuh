@@ -223,7 +223,10 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 // unasked; axpy_aligned_fp16_held). A minimum of 1
 // is not the same as none: it made ptxas give the aligned bf16 kernel 91 registers
 // instead of 60.
-template <typename TA, typename TX, typename TY, typename Acc, AxpyLoads kLoads, int kUnroll, int kMinBlocks = 0>
+// kMaskedSelect: the last, masked round waits for every load and selects its sums (below;
+// GemvPolicy::axpy_masked_select), for rounds of 8 of types up to 4 bytes.
+template <typename TA, typename TX, typename TY, typename Acc, AxpyLoads kLoads, int kUnroll, int kMinBlocks = 0,
+          bool kMaskedSelect = false>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   constexpr bool kAligned = kLoads == AxpyLoads::kAligned;
@@ -323,24 +326,16 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
           const index_t at = kMasked && k + u * step >= k_end ? k : k + u * step;
           xk[u] = xr[at * args.incx];
         }
-        // The last, masked round of 8 of types up to 4 bytes (kSelect; the small
-        // matrices' kernels, and large aligned 2-byte ones on fast memory): its first
+        // kMaskedSelect: the last, masked round of 8 of types up to 4 bytes (kSelect; the
+        // small matrices' kernels, and large aligned 2-byte ones on fast memory): its first
         // multiply waits for every word of A and every x of the round (`hold`, 0 at run
-        // time through args.zero, as after() makes), and its vectors past k_end have
-        // their sums selected away rather than skipped. With the branch, ptxas moved the
-        // second vector's load into it, behind the first vector's multiplies, which wait
-        // for their data: two memory latencies for the round (SASS, sm_90), and the only
-        // round that matrices of 257-264 or 513-520 vectors have. H100, sixty-sixth
-        // session, same run, three passes, col N, main -> this (cuBLAS): bf16 264^2 4.08
-        // -> 3.71 us (5.79), 392^2 4.14 -> 3.73, 520^2 4.63 -> 3.94 (5.32), 648^2 4.72 ->
-        // 4.02, 264 x 1032 5.31 -> 4.60 (5.16); fp32 257^2 3.85 -> 3.44, 385^2 4.09 -> 3.62,
-        // 513^2 4.80 -> 4.45 (4.69), 641^2 5.52 -> 5.17. Whole rounds keep the ordering
-        // ptxas gives them: made to wait the same way (every round), the orders without a
-        // masked round ran 2-8 % slower (bf16 256^2 2.98 -> 3.19, fp32 256^2 2.82 -> 3.04,
-        // 648^2 3.04 -> 3.49) and the aligned fp32 kernel took 80 registers instead of 64.
-        // Rounds of 4 keep the branch (a select there cost a bf16 kernel with fp32 x 14
-        // registers and a block an SM, sixty-fifth session).
-        constexpr bool kSelect = kMasked && kUnroll == 8 && sizeof(TA) <= 4;
+        // time through args.zero, as after() makes), and its vectors past k_end have their
+        // sums selected away rather than skipped. With the branch, ptxas moved the second
+        // vector's load into it, behind the first vector's multiplies, which wait for
+        // their data: two memory latencies for the round (SASS, sm_90), the only round
+        // that matrices of 257-264 or 513-520 vectors have. Whole rounds keep the order
+        // ptxas gives them. Figures at GemvPolicy::axpy_masked_select.
+        constexpr bool kSelect = kMaskedSelect && kMasked && kUnroll == 8 && sizeof(TA) <= 4;
         [[maybe_unused]] unsigned hold = 0;
         if constexpr (kSelect) {
 #pragma unroll
