@@ -556,13 +556,13 @@ struct GemvPolicy {
   // 1032 x 264 4.10 -> 3.67; fp32 257^2 3.85 -> 3.44, 385^2 4.09 -> 3.62, 513^2 4.80 -> 4.45
   // (4.69), 641^2 5.52 -> 5.17, 769^2 5.89 -> 5.62; but the orders without one slower (bf16
   // 256^2 2.98 -> 3.19, 512^2 3.07 -> 3.25; fp32 256^2 2.82 -> 3.04, 512^2 3.28 -> 3.45;
-  // fp32 520^2-648^2, where the TMA kernel should run, 8-15 %, not explained), and the
-  // aligned fp32 kernel took 80 registers instead of 64. Hence the masked round alone
-  // (ptxas, sm_90: aligned fp32 64 registers as without it, realigned fp32 128 -> 121,
-  // aligned bf16 127 -> 123, but aligned bf16 with fp32 x 78 -> 110, 3 blocks an SM -> 2,
-  // and interleaved 2-byte, which only a policy asks for, 172 -> 247). That build has not
-  // run on a GPU (the session's device time went to failed starts): 0 until its tests and
-  // A/B have.
+  // fp32 520^2-648^2, where the TMA kernel should run, 8-15 %: perhaps drift between the two
+  // processes, as at fp32 129^2 and 136^2, rounds of 4, 4-6 %), and the aligned fp32 kernel
+  // took 80 registers instead of 64. Hence the masked round alone (ptxas, sm_90: aligned
+  // fp32 64 registers as without it, realigned fp32 128 -> 121, aligned bf16 127 -> 123, but
+  // aligned bf16 with fp32 x 78 -> 110, 3 blocks an SM -> 2, and interleaved 2-byte, which
+  // only a policy asks for, 172 -> 247). That build has not run on a GPU (the session's
+  // device time went to failed starts): 0 until its tests and A/B have.
   index_t axpy_masked_select = 0;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
