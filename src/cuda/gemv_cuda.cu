@@ -1684,7 +1684,8 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   const index_t threads = policy.axpy_narrow_threads;
   const index_t unroll = policy.axpy_narrow_unroll;
   // Rounds of 16 pipelined through two register buffers (GemvPolicy::axpy_narrow_pipelined;
-  // by default 4-byte types in tiles of 32, decided once the tile is, below).
+  // rule 1 takes 4-byte types in tiles of 32, decided once the tile is, below; the slots
+  // are counted on the unpipelined kernel, which like it runs one 512-thread block an SM).
   bool pipelined = false;
   const auto variant = [&](bool x_words) {
     const auto pick = [&](auto words_tag) {
