@@ -511,8 +511,8 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     // in flight (GemvPolicy::axpy_narrow_pipelined); else each round's loads, then its
     // multiplies.
     const auto whole_rounds = [&](index_t k_stop, auto with_tail) {
+      if (k >= k_stop) return;
       if constexpr (kPipelined) {
-        if (k >= k_stop) return;
         Loaded current;
         load(k, std::false_type{}, with_tail, current);
         if (k + stride < k_stop) {
@@ -532,7 +532,6 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
         }
         k += stride;
       } else {
-        if (k >= k_stop) return;
         round(std::false_type{}, with_tail);
         for (k += stride; k < k_stop; k += stride) round(std::false_type{}, std::false_type{});
       }
