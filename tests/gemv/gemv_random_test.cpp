@@ -64,6 +64,28 @@ class GemvRandomTest : public BackendTest {
       return check_fresh(layout, op, m, n, lda, 0);
     });
   }
+
+  // Increments x scalars x lda on m, n in kEdgeSizes for one layout x op (below).
+  void check_increments_scalars_lda(Layout layout, Op op) {
+    for (const index_t m : kEdgeSizes) {
+      for (const index_t n : kEdgeSizes) {
+        for (const index_t lda_extra : {0, 5}) {
+          GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, 1);
+          operands.fill_random(this->random());
+          for (const index_t incx : kIncrements) {
+            for (const index_t incy : kIncrements) {
+              for (const T alpha : scalars()) {
+                for (const T beta : scalars()) {
+                  const std::vector<T> y = initial_y(this->random(), operands.y_size(), beta);
+                  if (!check_gemv(operands, alpha, beta, incx, incy, y, thread_counts(false))) return;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
 };
 
 using FloatTypes = ::testing::Types<float, double>;
@@ -90,33 +112,20 @@ TYPED_TEST(GemvRandomTest, ShapeCrossUnitIncrements) {
 }
 
 // Increments {1, 2, -1, -3} for x and y x alpha, beta in {0, 1, -0.7} x lda in
-// {min, min + 5} on m, n in kEdgeSizes crossed.
-TYPED_TEST(GemvRandomTest, IncrementsScalarsLeadingDimensionCross) {
-  using T = TypeParam;
-  for (const Layout layout : kLayouts) {
-    for (const Op op : kOps) {
-      for (const index_t m : kEdgeSizes) {
-        for (const index_t n : kEdgeSizes) {
-          for (const index_t lda_extra : {0, 5}) {
-            GemvOperands<T> operands(layout, op, m, n, min_lda(layout, m, n) + lda_extra, 1);
-            operands.fill_random(this->random());
-            for (const index_t incx : kIncrements) {
-              for (const index_t incy : kIncrements) {
-                for (const T alpha : this->scalars()) {
-                  for (const T beta : this->scalars()) {
-                    const std::vector<T> y = initial_y(this->random(), operands.y_size(), beta);
-                    if (!check_gemv(operands, alpha, beta, incx, incy, y, thread_counts(false))) {
-                      return;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
+// {min, min + 5} on m, n in kEdgeSizes crossed, one layout x op a test: 7200 calls each,
+// and on a GPU each call is a launch and its copies, so the four can run in separate
+// shards (GTEST_TOTAL_SHARDS) rather than one test taking most of a shard's time.
+TYPED_TEST(GemvRandomTest, IncrementsScalarsLdaCrossRowMajorNoTrans) {
+  this->check_increments_scalars_lda(Layout::RowMajor, Op::NoTrans);
+}
+TYPED_TEST(GemvRandomTest, IncrementsScalarsLdaCrossRowMajorTrans) {
+  this->check_increments_scalars_lda(Layout::RowMajor, Op::Trans);
+}
+TYPED_TEST(GemvRandomTest, IncrementsScalarsLdaCrossColMajorNoTrans) {
+  this->check_increments_scalars_lda(Layout::ColMajor, Op::NoTrans);
+}
+TYPED_TEST(GemvRandomTest, IncrementsScalarsLdaCrossColMajorTrans) {
+  this->check_increments_scalars_lda(Layout::ColMajor, Op::Trans);
 }
 
 // Tall-skinny (100003 x 3) and short-wide (3 x 100003) for every layout x op with
