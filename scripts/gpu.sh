@@ -73,8 +73,9 @@ step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, records the outco
 # The test and compute-sanitizer steps: independent processes, up to $max_jobs at once (the
 # CUDA quick set alone takes about 200 s; one after another the steps outlast a device
 # call many times over). pstep starts one in the background; pwait waits for them all and
-# records them in the order they were started.
-started=()
+# records them in the order they were started (waiting on their own pids: a bare `wait`
+# would also wait for any process substitution, such as an `exec > >(tee ...)`).
+started=() pids=()
 pstep() {  # pstep NAME COMMAND...
   local name=$1; shift
   selected "$name" || return 0
@@ -87,16 +88,17 @@ pstep() {  # pstep NAME COMMAND...
     "$@" >"$out/$name.log" 2>&1 || rc=$?
     echo "$rc $((SECONDS - start))" >"$out/$name.status"
   ) &
+  pids+=($!)
 }
 pwait() {
-  wait
+  [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
   local name rc seconds
   for name in "${started[@]}"; do
     read -r rc seconds <"$out/$name.status" 2>/dev/null || { rc=lost seconds=0; }
     rm -f "$out/$name.status"
     record "$name" "$rc" "$seconds"
   done
-  started=()
+  started=() pids=()
 }
 
 step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFASTMV_CUDA=ON \

@@ -1048,17 +1048,17 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
 // in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
 // SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
-// (axpy_aligned_fp16_held). With 8 in flight for types up to 4 bytes, the masked round
-// waiting for every load where GemvPolicy::axpy_masked_select asks (kMaskedSelect).
+// (axpy_aligned_fp16_held). `select`: with 8 in flight for types up to 4 bytes, the
+// masked round waiting for every load (kMaskedSelect; masked_select_pays below).
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(AxpyLoads loads, index_t unroll, bool held) {
+auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = false) {
   const auto with_unroll = [&](auto kernel_for) {
     return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
   };
   return with_unroll([&](auto u) {
     constexpr int kUnroll = decltype(u)::value;
     if constexpr (kUnroll == 8 && sizeof(TA) <= 4) {
-      if (GemvPolicy::get().axpy_masked_select != 0) {
+      if (select) {
         switch (loads) {
           case AxpyLoads::kAligned:
             return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kAligned, 8, 0, true>;
@@ -2076,7 +2076,21 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   args.groups_k = static_cast<int>(groups_k);
   const AxpyLoads loads = loads_for(lanes);
   const bool held = !small && held_for(lanes);
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held);
+  // GemvPolicy::axpy_masked_select: the kernel whose masked round waits for every load
+  // only where some group has such a round (a split's vectors not a multiple of a round
+  // of 8 for every group); for large matrices only where it keeps the other kernel's
+  // blocks per SM, for which their grids were sized (ptxas gives aligned bf16 with fp32 x
+  // 110 registers in it against 78: 3 blocks -> 2). Small matrices' grids are short
+  // (bf16 520^2, 2 blocks an SM against 3, 4.63 -> 3.93 us).
+  const auto masked_select_pays = [&] {
+    if (policy.axpy_masked_select == 0 || unroll != 8 || sizeof(TA) > 4) return false;
+    const index_t round = 8 * groups_k;
+    const index_t last = args.count - (splits - 1) * args.split_length;
+    if (args.split_length % round == 0 && last % round == 0) return false;
+    return small || resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, true)) >=
+                        resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, false));
+  };
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays());
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);

@@ -561,9 +561,23 @@ struct GemvPolicy {
   // took 80 registers instead of 64. Hence the masked round alone (ptxas, sm_90: aligned
   // fp32 64 registers as without it, realigned fp32 128 -> 121, aligned bf16 127 -> 123, but
   // aligned bf16 with fp32 x 78 -> 110, 3 blocks an SM -> 2, and interleaved 2-byte, which
-  // only a policy asks for, 172 -> 247). That build has not run on a GPU (the session's
-  // device time went to failed starts): 0 until its tests and A/B have.
-  index_t axpy_masked_select = 0;
+  // only a policy asks for, 172 -> 247). H100, sixty-eighth session, that build for every
+  // round of 8 (tests and memcheck clean), same run, three passes, col N (cuBLAS in the
+  // same process): the masked orders faster in every pass, bf16 520^2 4.63 -> 3.93 us
+  // (8.29), 648^2 4.75 -> 4.07, 264 x 1032 5.30 -> 4.69, 1032 x 264 4.54 -> 3.63; fp32
+  // 641^2 5.39 -> 5.07, 769^2 5.89 -> 5.58, 1025^2 7.52 -> 7.35; but in the one pass where
+  // cuBLAS ran at its fastest (drift between passes moved both by up to 25 %) the orders
+  // without a masked round slower, bf16 256^2 3.39 -> 3.65, 384^2 3.46 -> 3.61, 1024^2
+  // 3.82 -> 4.04. So 1: only where a group has a masked round of 8 (masked_select_pays in
+  // gemv_cuda.cu). That rule, also held to the other kernel's blocks per SM, against main
+  // (same run, three passes, fastest pass each, both layouts and ops): fp32 Axpy 257^2 3.81
+  // -> 3.40 us, 385^2 3.98 -> 3.55, 513^2 4.64 -> 4.28, 641^2 5.50 -> 5.01, 769^2 5.87 ->
+  // 5.54; bf16 520^2 4.61 -> 4.64, where the hold chose the other kernel (fp32 x); the
+  // points whose kernel did not change 3-10 % apart either way, cuBLAS alike (the new
+  // library's processes ran in a slower state). Hence the hold for large matrices only
+  // (their grids are sized for the other kernel's blocks); that rule has not run on a GPU
+  // (sixty-eighth session; its kernels and their tests have). 0: never.
+  index_t axpy_masked_select = 1;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
   // ... but 8 for 8-byte types (fp64) from this many bytes of matrix (0: never). Same
@@ -697,10 +711,12 @@ struct GemvPolicy {
   // 3585^2 20.67 -> 20.39 (20.10), 3841^2 23.35 -> 23.02 (22.60), 4097^2 26.05 -> 25.63
   // (25.49); tiles of 16 mixed (1281^2 5.44 -> 5.54, 1537^2 6.25 -> 6.05, 1793^2 7.29 ->
   // 7.42, 2049^2 8.63 -> 8.18); bf16 1281^2-6145^2 within 1 % but 1281^2 (+3.4 %), 1793^2
-  // (+2.4 %), 2049^2 (-3.5 %). Every point of that A/B matched the reference. The suite has
-  // not run with pipelined rounds, nor has rule 1 run at all (the session's device time went
-  // to failed starts): 0 until they have.
-  index_t axpy_narrow_pipelined = 0;
+  // (+2.4 %), 2049^2 (-3.5 %). Every point of that A/B matched the reference. Sixty-eighth
+  // session (H100, same run, two passes, col N, 0 -> 1; tests of 2 and memcheck clean):
+  // fp32 geometric mean 0.993 over 1281^2-4097^2 odd orders, 5 faster by more than 1 %,
+  // none slower, 2561^2 13.26 -> 13.09 us (13.21), 3585^2 20.69 -> 20.36 (20.09), 3841^2
+  // 23.31 -> 22.99 (22.47); bf16 (not pipelined by rule 1) within 1.5 %.
+  index_t axpy_narrow_pipelined = 1;
   // Axpy form, realigned vectors (odd lda) of 4- and 8-byte types with 4 in flight,
   // matrices from axpy_small_matrix_bytes up: the kernel held to 80 registers (3 blocks
   // per SM) from this size, and wherever tiles have more than 32 lanes (figures above
