@@ -264,12 +264,14 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_pipelined=2,axpy_narrow_splits=0,axpy_narrow_fold_tail=0,axpy_narrow_x_words=0 \
     "$cuda_test" --gtest_brief=1
   # The register Axpy kernel's masked rounds of 8 waiting for every load, their sums
-  # selected (by default off, GemvPolicy::axpy_masked_select), on the quick set, and in
-  # full size on the large mixed-precision shapes as fast memory reads them (aligned
-  # 2-byte grids with 8 in flight in one wave).
-  pstep tests-masked-select env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=1 \
+  # selected, in every grid with 8 in flight (by default only where a round is masked,
+  # and for large matrices only where the kernel keeps the other's blocks per SM,
+  # GemvPolicy::axpy_masked_select), on the quick set, and in full size on the large
+  # mixed-precision shapes as fast memory reads them (aligned 2-byte grids with 8 in
+  # flight in one wave).
+  pstep tests-masked-select env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=2 \
     "$cuda_test" --gtest_brief=1
-  pstep tests-masked-select-large env FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=1,fast_memory_min_gbps_per_sm=1 \
+  pstep tests-masked-select-large env FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=2,fast_memory_min_gbps_per_sm=1 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='*LargeShapes*'
   # Realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB;
   # 2-byte types take it at every size).
@@ -343,7 +345,7 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   # split over blocks to fill the slots.
   pstep sanitizer-memcheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
-  pstep sanitizer-memcheck-masked-select env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=1 \
+  pstep sanitizer-memcheck-masked-select env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   pstep sanitizer-memcheck-narrow-pipelined env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0,axpy_narrow_pipelined=2 \

@@ -11,7 +11,7 @@
 # against two libraries: old code against new). FASTMV_BIN names the fastmv binary
 # (default build-gpu/tools/fastmv/fastmv). Example:
 #
-#   tools/ab_gemv.sh out/ab 3 main=@old/lib new= sel=axpy_masked_select=1 -- \
+#   tools/ab_gemv.sh out/ab 3 main=@old/lib new= off=axpy_masked_select=0 -- \
 #     --dtype float,bf16 --layout col --op N --sizes 256,257,264,512,513,520
 set -uo pipefail
 if [ $# -lt 4 ]; then sed -n 2,16p "$0"; exit 2; fi

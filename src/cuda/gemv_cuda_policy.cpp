@@ -288,7 +288,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_split_align_bytes & (policy.dot_split_align_bytes - 1)) != 0 ||
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
-      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 || policy.axpy_masked_select > 1 ||
+      policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 || policy.axpy_masked_select > 2 ||
       policy.axpy_narrow_aligned_2byte > 2 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||

@@ -576,7 +576,8 @@ struct GemvPolicy {
   // points whose kernel did not change 3-10 % apart either way, cuBLAS alike (the new
   // library's processes ran in a slower state). Hence the hold for large matrices only
   // (their grids are sized for the other kernel's blocks); that rule has not run on a GPU
-  // (sixty-eighth session; its kernels and their tests have). 0: never.
+  // (sixty-eighth session; its kernels and their tests have). 0: never; 2: every grid
+  // with 8 in flight of types up to 4 bytes (tests).
   index_t axpy_masked_select = 1;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
