@@ -2078,18 +2078,22 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool held = !small && held_for(lanes);
   // GemvPolicy::axpy_masked_select: the kernel whose masked round waits for every load
   // only where some group has such a round (a split's vectors not a multiple of a round
-  // of 8 for every group); for large matrices only where it keeps the other kernel's
-  // blocks per SM, for which their grids were sized (ptxas gives aligned bf16 with fp32 x
-  // 110 registers in it against 78: 3 blocks -> 2). Small matrices' grids are short
-  // (bf16 520^2, 2 blocks an SM against 3, 4.63 -> 3.93 us).
+  // of 8 for every group), and where it keeps the other kernel's blocks per SM (ptxas
+  // gives aligned bf16 with fp32 x 110 registers in it against 78: 3 blocks -> 2), for
+  // which large matrices' grids were sized; small matrices' grids, mostly short, where it
+  // takes no more waves of its own slots (bf16 520^2 4.63 -> 3.93 us).
   const auto masked_select_pays = [&] {
     if (policy.axpy_masked_select == 0 || unroll != 8 || sizeof(TA) > 4) return false;
     if (policy.axpy_masked_select == 2) return true;  // every grid with 8 in flight (tests)
     const index_t round = 8 * groups_k;
     const index_t last = args.count - (splits - 1) * args.split_length;
     if (args.split_length % round == 0 && last % round == 0) return false;
-    return small || resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, true)) >=
-                        resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, false));
+    const index_t select_per_sm = resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, true));
+    const index_t other_per_sm = resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, false));
+    if (select_per_sm >= other_per_sm) return true;
+    const index_t blocks = tiles * splits * batch_z;
+    return small && ceil_div(blocks, select_per_sm * state.multiprocessors) <=
+                        ceil_div(blocks, other_per_sm * state.multiprocessors);
   };
   const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays());
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16

@@ -574,10 +574,11 @@ struct GemvPolicy {
   // -> 3.40 us, 385^2 3.98 -> 3.55, 513^2 4.64 -> 4.28, 641^2 5.50 -> 5.01, 769^2 5.87 ->
   // 5.54; bf16 520^2 4.61 -> 4.64, where the hold chose the other kernel (fp32 x); the
   // points whose kernel did not change 3-10 % apart either way, cuBLAS alike (the new
-  // library's processes ran in a slower state). Hence the hold for large matrices only
-  // (their grids are sized for the other kernel's blocks); that rule has not run on a GPU
-  // (sixty-eighth session; its kernels and their tests have). 0: never; 2: every grid
-  // with 8 in flight of types up to 4 bytes (tests).
+  // library's processes ran in a slower state). Hence the hold for large matrices (their
+  // grids are sized for the other kernel's blocks), and for small ones only as far as the
+  // waves of their grids; that rule has not run on a GPU (sixty-eighth session; its
+  // kernels and their tests have). 0: never; 2: every grid with 8 in flight of types up to
+  // 4 bytes (tests).
   index_t axpy_masked_select = 1;
   // ... and of matrices from axpy_small_matrix_bytes up (4 or 8).
   index_t axpy_large_unroll = 4;
