@@ -5,6 +5,13 @@ vendor's median over all of them, each variant's time over the first's and over 
 vendor's; then per element type the geometric mean of those ratios and how many points
 moved by more than 1 %. Any point that did not match the reference is reported.
 
+Each variant runs in its own processes, and at calls of a few microseconds the instance
+can move every time by 10-25 % from one process to the next. So, per type and pass, the
+vendor's time in each variant's process over its time in the first's (the drift; the
+vendor's code is the same in both), and the geometric mean of each variant's time over
+the vendor's in the same process, over the first variant's (the same ratio with the
+drift divided out, at the cost of the vendor's own noise).
+
     ab_gemv.py OUTDIR LABEL...     # reads OUTDIR/LABEL_<pass>.csv
 """
 import collections
@@ -33,6 +40,16 @@ def main():
                 seconds = float(row["median_s"]) * 1e6
                 (fastmv[label] if row["implementation"] == "fastmv" else vendor)[key].append(seconds)
     points = sorted(set.intersection(*(set(fastmv[label]) for label in labels)))
+    # Per pass, the vendor's time in each variant's process (the pass's CSV of that label).
+    by_pass = collections.defaultdict(dict)  # (label, pass) -> key -> (fastmv, vendor)
+    for label in labels:
+        for name in sorted(glob.glob(f"{out}/{label}_[0-9]*.csv")):
+            run = name[len(f"{out}/{label}_"):-len(".csv")]
+            rows = collections.defaultdict(dict)
+            for row in csv.DictReader(open(name)):
+                key = (row["dtype"], row["layout"][:3], row["op"], int(row["m"]), int(row["n"]))
+                rows[key]["fastmv" if row["implementation"] == "fastmv" else "vendor"] = float(row["median_s"])
+            by_pass[(label, run)] = {k: (v["fastmv"], v["vendor"]) for k, v in rows.items() if len(v) == 2}
     print("us per call, median of the passes [each pass]; ratios: time over the first variant's, then over the vendor's")
     moved = collections.defaultdict(list)
     for key in points:
@@ -48,6 +65,23 @@ def main():
         mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
         print(f"{dtype} {label}: geometric mean {mean:.4f} of {labels[0]}'s time over {len(ratios)} points; "
               f"{sum(r < 0.99 for r in ratios)} faster and {sum(r > 1.01 for r in ratios)} slower by more than 1 %")
+        drift, normalised = [], []
+        for (first, run), base in sorted(by_pass.items()):
+            mine = by_pass.get((label, run)) if first == labels[0] else None
+            if not mine:
+                continue
+            keys = [k for k in base if k in mine and k[0] == dtype]
+            if keys:
+                drift.append(f"{gmean([mine[k][1] / base[k][1] for k in keys]):.3f}")
+                normalised.append(gmean([(mine[k][0] / mine[k][1]) / (base[k][0] / base[k][1]) for k in keys]))
+        if drift:
+            print(f"{dtype} {label}: vendor's time in {label}'s processes over {labels[0]}'s, pass by pass: "
+                  f"{' '.join(drift)}; {label}'s time over the vendor's, over {labels[0]}'s: geometric mean "
+                  f"{gmean(normalised):.4f} of the passes' [{' '.join(f'{x:.3f}' for x in normalised)}]")
+
+
+def gmean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
 
 
 if __name__ == "__main__":
