@@ -273,6 +273,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   pstep tests-masked-select-large env FASTMV_CUDA_GEMV_POLICY=axpy_masked_select=2,fast_memory_min_gbps_per_sm=1 \
     "$cuda_test" --gtest_brief=1 --gtest_filter='*LargeShapes*'
+  # `fastmv bench gemv --variant`: policies switched call by call in one process, each
+  # variant's result checked against the reference at every point (exit status 1 if not).
+  pstep tests-bench-variants "$build/tools/fastmv/fastmv" bench gemv --backend cuda --dtype float,bf16 \
+    --layout col,row --op N,T --sizes 257,520,2561 --shapes 1032x264 --rounds 1 --repeats 3 --min-time 0 \
+    --no-progress --variant sel=axpy_masked_select=2 --variant off=axpy_masked_select=0,axpy_narrow_pipelined=0
   # Realigned vectors on the kernel held to 3 blocks per SM from 8 MiB (by default 32 MiB;
   # 2-byte types take it at every size).
   pstep tests-realigned-held env FASTMV_CUDA_GEMV_POLICY=axpy_realigned_held_min_bytes=0 \

@@ -1,11 +1,16 @@
 #include "cuda/gemv_cuda_policy.hpp"
 
+#include <atomic>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "fastmv/cuda.hpp"
 #include "fastmv/error.hpp"
 
 namespace fastmv::kernels::cuda {
@@ -318,9 +323,40 @@ GemvPolicy parse(const char* text) {
 
 }  // namespace
 
+namespace {
+
+// The policy set() installed (nullptr: the environment's), and every policy it parsed,
+// kept for the process: a call that read one before the next set() may still use it.
+std::atomic<const GemvPolicy*> installed{nullptr};
+
+}  // namespace
+
 const GemvPolicy& GemvPolicy::get() {
+  if (const GemvPolicy* policy = installed.load(std::memory_order_acquire)) return *policy;
   static const GemvPolicy policy = parse(std::getenv("FASTMV_CUDA_GEMV_POLICY"));
   return policy;
 }
 
+void GemvPolicy::set(const char* text) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const GemvPolicy>> parsed;
+  if (text == nullptr) {
+    installed.store(nullptr, std::memory_order_release);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = parsed.find(text);
+  if (found == parsed.end()) {
+    auto policy = std::make_unique<const GemvPolicy>(parse(text));  // throws before any change
+    found = parsed.emplace(text, std::move(policy)).first;
+  }
+  installed.store(found->second.get(), std::memory_order_release);
+}
+
 }  // namespace fastmv::kernels::cuda
+
+namespace fastmv::cuda {
+
+void set_gemv_policy(const char* policy) { kernels::cuda::GemvPolicy::set(policy); }
+
+}  // namespace fastmv::cuda

@@ -1228,9 +1228,16 @@ struct GemvPolicy {
   // 1: print each call's variant and launch shape to stderr (for tuning).
   index_t trace = 0;
 
-  // The defaults with FASTMV_CUDA_GEMV_POLICY applied (parsed once; an unknown name
-  // or a bad value throws fastmv::InvalidArgument at the first CUDA gemv).
+  // The policy in force: the one set() last installed, else the defaults with
+  // FASTMV_CUDA_GEMV_POLICY applied (parsed once; an unknown name or a bad value throws
+  // fastmv::InvalidArgument at the first CUDA gemv). A call reads it as it dispatches.
   static const GemvPolicy& get();
+  // Installs the defaults with `text` applied (FASTMV_CUDA_GEMV_POLICY's syntax) for
+  // the calls that start after it, in every context; nullptr: back to the environment's.
+  // Each distinct text is parsed once and kept for the process (a benchmark alternates a
+  // few of them call by call); a bad one throws fastmv::InvalidArgument and changes
+  // nothing (fastmv::cuda::set_gemv_policy).
+  static void set(const char* text);
 };
 
 }  // namespace fastmv::kernels::cuda

@@ -34,6 +34,8 @@ Residence residence_of(fastmv::detail::CudaState&, const char* function, const c
   unavailable(function);
 }
 
+void set_gemv_policy(const char*) { unavailable("fastmv::cuda::set_gemv_policy"); }
+
 namespace detail {
 std::size_t checked_bytes(const char* function, index_t, std::size_t) { unavailable(function); }
 void* allocate_device(const Context&, std::size_t) { unavailable("fastmv::cuda::DeviceBuffer"); }

@@ -362,6 +362,38 @@ TEST_F(CudaContextTest, SplitReductionsBackToBackAreExact) {
   }
 }
 
+// fastmv::cuda::set_gemv_policy: products stay exact under every policy installed, one
+// after another in one process (the masked-select kernel everywhere it can run, the
+// other kernel everywhere, the narrow kernel pipelined everywhere), and nullptr goes back
+// to the environment's policy. Row-major A^T x: the Axpy form, at orders with a masked
+// round of 8, a skinny one and a narrow-kernel one.
+TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
+  const fastmv::Context context(Backend::Cuda);
+  struct Restore {
+    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
+  } restore;
+  const char* const policies[] = {"axpy_masked_select=2", "", "axpy_masked_select=0",
+                                  "axpy_narrow=2,axpy_narrow_pipelined=2", nullptr};
+  struct Dims {
+    index_t m, n;
+  };
+  for (const Dims shape : {Dims{520, 520}, Dims{1032, 264}, Dims{2561, 2561}}) {
+    const std::vector<float> A = signs(random(), shape.m * shape.n);
+    const std::vector<float> x = signs(random(), shape.m);
+    const std::vector<float> want = exact_gemv(Op::Trans, shape.m, shape.n, A.data(), shape.n, x);
+    const DeviceBuffer<float> dA = to_device(context, A);
+    const DeviceBuffer<float> dx = to_device(context, x);
+    for (const char* policy : policies) {
+      fastmv::cuda::set_gemv_policy(policy);
+      DeviceBuffer<float> y = to_device(context, std::vector<float>(static_cast<std::size_t>(shape.n), quiet_nan<float>()));
+      fastmv::gemv(context, Layout::RowMajor, Op::Trans, shape.m, shape.n, 1.0f, dA.data(), shape.n, dx.data(), 1,
+                   0.0f, y.data(), 1);
+      EXPECT_TRUE(same_contents(to_host(context, y), want))
+          << "A^T x, A " << shape.m << " x " << shape.n << ", policy " << (policy ? policy : "(environment)");
+    }
+  }
+}
+
 TEST_F(CudaContextTest, DeviceBufferMoves) {
   const fastmv::Context context(Backend::Cuda);
   const DeviceBuffer<float> empty;
@@ -454,6 +486,15 @@ TEST(CudaMemoryTest, NeedsACudaContext) {
                fastmv::BackendUnavailable);
   EXPECT_THROW(DeviceBuffer<float>(cpu, 8), fastmv::BackendUnavailable);
   EXPECT_EQ(destination, std::vector<float>(8, 0.0f));
+}
+
+// A malformed policy is refused with the parser's message (this runs on any machine: the
+// text is parsed on the host).
+TEST(CudaGemvPolicyTest, MalformedPolicyThrows) {
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("no_such_knob=1"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select=3"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select"), fastmv::InvalidArgument);
+  fastmv::cuda::set_gemv_policy(nullptr);
 }
 
 }  // namespace

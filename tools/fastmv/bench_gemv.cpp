@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -273,6 +274,24 @@ Shape parse_shape(const std::string& text) {
   return shape;
 }
 
+std::pair<std::string, std::string> parse_variant(
+    const std::string& text, const std::vector<std::pair<std::string, std::string>>& earlier) {
+  const auto equals = text.find('=');
+  const std::string label = text.substr(0, equals);
+  const bool label_ok = !label.empty() && std::all_of(label.begin(), label.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+  });
+  if (equals == std::string::npos || !label_ok) {
+    throw std::invalid_argument("--variant wants LABEL=POLICY (LABEL of letters, digits, '_' and "
+                                "'-'; POLICY as in FASTMV_CUDA_GEMV_POLICY, may be empty): '" +
+                                text + "'");
+  }
+  for (const auto& [other, policy] : earlier) {
+    if (other == label) throw std::invalid_argument("--variant " + label + " given twice");
+  }
+  return {label, text.substr(equals + 1)};
+}
+
 bool GemvBenchReport::all_correct() const {
   for (const auto& point : points) {
     for (const auto& implementation : point.implementations) {
@@ -306,6 +325,10 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
     report.elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
+  }
+  if (!options.variants.empty()) {
+    throw std::invalid_argument("--variant compares policies of the CUDA dispatcher: it needs "
+                                "the CUDA backend (--backend cuda on a machine with a GPU)");
   }
   const std::vector<std::string> dtypes =
       options.dtypes.empty() ? std::vector<std::string>{"float", "double"} : options.dtypes;

@@ -33,6 +33,11 @@ struct Shape {
 // "4096x4096" -> {4096, 4096}; throws std::invalid_argument otherwise.
 Shape parse_shape(const std::string& text);
 
+// "LABEL=POLICY" (--variant) -> {LABEL, POLICY}: LABEL letters, digits, '_' and '-', not
+// one of `earlier`'s; POLICY may be empty. Throws std::invalid_argument otherwise.
+std::pair<std::string, std::string> parse_variant(
+    const std::string& text, const std::vector<std::pair<std::string, std::string>>& earlier);
+
 // One point of a sweep before its dtype is chosen.
 struct PointSpec {
   fastmv::Layout layout;
@@ -67,6 +72,9 @@ struct GemvBenchOptions {
   // max(8 x L2, 512 MiB) and at least 2 sets.
   std::optional<std::size_t> pool_bytes;
   std::vector<std::string> vendors;    // empty: every vendor found
+  // GPU only: fastmv again under each (label, FASTMV_CUDA_GEMV_POLICY text), as
+  // implementation "fastmv:label" in the same round-robin (fastmv::cuda::set_gemv_policy).
+  std::vector<std::pair<std::string, std::string>> variants;
   double alpha = 1;
   double beta = 0;
   bool progress = false;

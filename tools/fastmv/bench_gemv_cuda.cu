@@ -38,6 +38,7 @@
 
 #include "cuda_tools.hpp"
 #include "fastmv/cuda.hpp"
+#include "fastmv/cuda.hpp"
 #include "gpu_sweep.hpp"
 #include "progress.hpp"
 #include "read_stream.cuh"
@@ -355,7 +356,7 @@ class DevicePool {
 
 // One implementation's GEMV at a point, queued on the stream on operand set `set`.
 struct DeviceCall {
-  std::string implementation;  // "fastmv" or "cublas"
+  std::string implementation;  // "fastmv", "fastmv:LABEL" (--variant), "cublas" or kReadFloor
   std::string routine;         // the function called
   std::function<void(std::size_t set)> enqueue;
 };
@@ -609,6 +610,8 @@ class Oracle {
 
 // The read floor's DeviceCall::implementation, and the smallest A it is timed at.
 constexpr const char* kReadFloor = "read floor";
+// A --variant's implementation: this and its label.
+const std::string kVariantPrefix = "fastmv:";
 constexpr double kReadFloorMinBytes = 8.0 * 1024 * 1024;
 
 class CudaGemvBench {
@@ -711,9 +714,17 @@ class CudaGemvBench {
     ImplementationResult cublas_result;
     cublas_result.name = "cublas";
     cublas_result.bytes = vendor_bytes;
+    // --variant: fastmv again under each policy, after cuBLAS in the point's results.
+    std::vector<ImplementationResult> variant_results(options_.variants.size());
+    for (std::size_t v = 0; v < variant_results.size(); ++v) {
+      variant_results[v].name = kVariantPrefix + options_.variants[v].first;
+      variant_results[v].routine = "fastmv::gemv";
+      variant_results[v].bytes = result.bytes;
+    }
     auto finish = [&] {
       result.implementations.push_back(std::move(fastmv_result));
       if (run_cublas_) result.implementations.push_back(std::move(cublas_result));
+      for (auto& variant : variant_results) result.implementations.push_back(std::move(variant));
       return result;
     };
 
@@ -723,17 +734,28 @@ class CudaGemvBench {
       pool.reserve(point);
     } catch (const std::exception& error) {
       fastmv_result.error = cublas_result.error = error.what();
+      for (auto& variant : variant_results) variant.error = error.what();
       return finish();
     }
     result.pool_sets = point.sets;
     const index_t lda = point.lda;
 
+    // With --variant every fastmv call first installs its policy (the environment's for
+    // "fastmv"); each text was parsed before the sweep, so that is an atomic store.
+    const bool switching = !options_.variants.empty();
+    const auto fastmv_call = [&, lda, switching](const char* policy) {
+      return [&, lda, switching, policy](std::size_t set) {
+        if (switching) fastmv::cuda::set_gemv_policy(policy);
+        fastmv::gemv(context_, spec.layout, spec.op, spec.shape.m, spec.shape.n, alpha,
+                     pool.matrix(point, set), lda, pool.x(point, set), 1, beta,
+                     pool.y(point, set), 1);
+      };
+    };
     std::vector<DeviceCall> calls;
-    calls.push_back({"fastmv", "fastmv::gemv", [&, lda](std::size_t set) {
-                       fastmv::gemv(context_, spec.layout, spec.op, spec.shape.m, spec.shape.n,
-                                    alpha, pool.matrix(point, set), lda, pool.x(point, set), 1,
-                                    beta, pool.y(point, set), 1);
-                     }});
+    calls.push_back({"fastmv", "fastmv::gemv", fastmv_call(nullptr)});
+    for (const auto& [label, policy] : options_.variants) {
+      calls.push_back({kVariantPrefix + label, "fastmv::gemv", fastmv_call(policy.c_str())});
+    }
     if (run_cublas_) {
       try {
         add_cublas_calls<D>(spec, point, pool, alpha, beta, calls);
@@ -763,6 +785,8 @@ class CudaGemvBench {
                                    error.what());
         } else if (call.implementation == "fastmv") {
           fastmv_result.error = error.what();
+        } else if (ImplementationResult* variant = find_variant(variant_results, call)) {
+          variant->error = error.what();
         } else {
           cublas_errors += (cublas_errors.empty() ? "" : "; ") + std::string(error.what());
         }
@@ -770,7 +794,8 @@ class CudaGemvBench {
     }
 
     try {
-      time_and_check(spec, point, pool, timed, fastmv_result, cublas_result, result.read_floor);
+      time_and_check(spec, point, pool, timed, fastmv_result, cublas_result, variant_results,
+                     result.read_floor);
     } catch (const std::exception& error) {
       throw std::runtime_error(describe_point(D::name, spec) + ": " + error.what());
     }
@@ -786,7 +811,7 @@ class CudaGemvBench {
   void time_and_check(const PointSpec& spec, const PointLayout& point, DevicePool<D>& pool,
                       const std::vector<const DeviceCall*>& timed,
                       ImplementationResult& fastmv_result, ImplementationResult& cublas_result,
-                      Timing& read_floor) {
+                      std::vector<ImplementationResult>& variant_results, Timing& read_floor) {
     std::size_t cursor = 0;
     const std::vector<Timing> timings =
         time_on_stream(timed, point.sets, report_.sampling, stream_, events_, cursor);
@@ -794,6 +819,8 @@ class CudaGemvBench {
     for (std::size_t i = 0; i < timed.size(); ++i) {
       if (timed[i]->implementation == "fastmv") {
         fastmv_result.timing = timings[i];
+      } else if (ImplementationResult* variant = find_variant(variant_results, *timed[i])) {
+        variant->timing = timings[i];
       } else if (timed[i]->implementation == kReadFloor) {
         read_floor = timings[i];
       } else {
@@ -812,8 +839,18 @@ class CudaGemvBench {
                      static_cast<typename D::Vector>(options_.beta), stream_);
     for (const DeviceCall* call : timed) {
       if (call->implementation == "fastmv") oracle.check(*call, fastmv_result);
+      if (ImplementationResult* variant = find_variant(variant_results, *call)) oracle.check(*call, *variant);
       if (call == best_cublas) oracle.check(*call, cublas_result);
     }
+  }
+
+  // The --variant result that `call` times, or nullptr.
+  static ImplementationResult* find_variant(std::vector<ImplementationResult>& variant_results,
+                                            const DeviceCall& call) {
+    for (auto& variant : variant_results) {
+      if (variant.name == call.implementation) return &variant;
+    }
+    return nullptr;
   }
 
   // The read floor (PointResult::read_floor): read_stream over the set's A, rounded up to
@@ -962,6 +999,21 @@ void run_gemv_bench_cuda(const GemvBenchOptions& options, const fastmv::Context&
   report.implementations.push_back(
       {"cublas", run_cublas,
        run_cublas ? cublas_description : "skipped: not in --vendors (" + cublas_description + ")"});
+  // --variant: every policy parsed now (a bad one stops the run before it starts), then
+  // the environment's back in force.
+  for (const auto& [label, policy] : options.variants) {
+    try {
+      fastmv::cuda::set_gemv_policy(policy.c_str());
+    } catch (const std::exception& error) {
+      fastmv::cuda::set_gemv_policy(nullptr);
+      throw std::invalid_argument("--variant " + label + ": " + error.what());
+    }
+    report.implementations.push_back(
+        {kVariantPrefix + label, true,
+         "fastmv with FASTMV_CUDA_GEMV_POLICY=" + (policy.empty() ? "(the defaults)" : policy) +
+             " (fastmv::cuda::set_gemv_policy before each call), in the same round-robin"});
+  }
+  fastmv::cuda::set_gemv_policy(nullptr);
 
   std::vector<PointSpec> specs;
   for (const Shape& shape :
@@ -982,6 +1034,7 @@ void run_gemv_bench_cuda(const GemvBenchOptions& options, const fastmv::Context&
     if (dtype == "fp16") bench.run_dtype<Float16>(specs, progress, index);
   }
   check_cuda(cudaStreamSynchronize(stream), "the benchmark's last calls");
+  if (!options.variants.empty()) fastmv::cuda::set_gemv_policy(nullptr);
 }
 
 }  // namespace fastmv_tool

@@ -141,6 +141,12 @@ int main(int argc, char** argv) {
   bench_gemv->add_option("--csv", csv_path, "Write one CSV row per point and implementation");
   bench_gemv->add_option("--vendors", options.vendors, "Vendors to run (default: every one found)")
       ->delimiter(',')->check(CLI::IsMember({"openblas", "blis", "eigen", "cublas"}));
+  std::vector<std::string> variant_texts;
+  bench_gemv->add_option("--variant", variant_texts,
+                         "GPU: also time fastmv under LABEL=POLICY (FASTMV_CUDA_GEMV_POLICY's "
+                         "syntax over the defaults; may be empty), as fastmv:LABEL in the same "
+                         "round-robin; repeat for more")
+      ->take_all();
   auto* progress_option =
       bench_gemv->add_flag("--progress", progress, "Progress on stderr even when it is not a terminal");
   bench_gemv->add_flag("--no-progress", no_progress, "No progress on stderr")->excludes(progress_option);
@@ -304,6 +310,7 @@ int main(int argc, char** argv) {
     if (bench_gemv->count("--min-time") > 0) options.min_time_s = min_time;
     options.rounds = rounds;
     if (!pool_bytes.empty()) options.pool_bytes = parse_bytes(pool_bytes);
+    for (const auto& text : variant_texts) options.variants.push_back(parse_variant(text, options.variants));
     if (options.alpha == 0) {
       throw std::invalid_argument("--alpha 0 reads neither A nor x: nothing to measure");
     }

@@ -1,5 +1,7 @@
 #include "report_gemv.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -32,12 +34,15 @@ double floor_fraction(const PointResult& point) {
          (point.matrix_bytes / point.read_floor.median_s * 1e-9);
 }
 
+// fastmv under another policy (`fastmv bench gemv --variant`), not a vendor.
+bool is_variant(const ImplementationResult& result) { return result.name.rfind("fastmv:", 0) == 0; }
+
 // The fastest vendor that gave the right result; nullptr when none did.
 const ImplementationResult* best_other(const PointResult& point) {
   const ImplementationResult* best = nullptr;
   for (std::size_t i = 1; i < point.implementations.size(); ++i) {
     const auto& candidate = point.implementations[i];
-    if (!candidate.correct) continue;
+    if (!candidate.correct || is_variant(candidate)) continue;
     if (best == nullptr || candidate.timing.median_s < best->timing.median_s) best = &candidate;
   }
   return best;
@@ -203,8 +208,10 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
                  short_layout(point.layout), fastmv::to_string(point.op),
                  static_cast<long long>(point.shape.m), static_cast<long long>(point.shape.n),
                  cell(point, fastmv_result).c_str());
-    const ImplementationResult* cublas =
-        point.implementations.size() > 1 ? &point.implementations[1] : nullptr;
+    const ImplementationResult* cublas = nullptr;
+    for (const auto& candidate : point.implementations) {
+      if (candidate.name == "cublas") cublas = &candidate;
+    }
     if (cublas != nullptr) {
       const std::string routine =
           cublas->routine.rfind("cublas", 0) == 0 ? cublas->routine.substr(6) : cublas->routine;
@@ -231,6 +238,54 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
     } else {
       std::fprintf(out, " %8s\n", "-");
     }
+  }
+}
+
+// --variant: each variant's time over fastmv's (the environment's policy) at every point
+// where both ran correctly, from the same round-robin, then per dtype the geometric mean
+// and how many points moved by more than 1 %.
+void print_variants(const GemvBenchReport& report, std::FILE* out) {
+  std::vector<std::string> labels;
+  for (const auto& implementation : report.implementations) {
+    if (implementation.name.rfind("fastmv:", 0) == 0) labels.push_back(implementation.name);
+  }
+  if (labels.empty()) return;
+  std::fprintf(out, "\nVariants, us per call (time over fastmv's), same round-robin:\n");
+  struct Moved {
+    double log_sum = 0;
+    int points = 0, faster = 0, slower = 0;
+  };
+  std::vector<std::pair<std::string, Moved>> moved;  // (dtype + label, ...), in order met
+  for (const auto& point : report.points) {
+    const ImplementationResult& base = point.implementations.front();
+    std::fprintf(out, "%-6s %-3s %-2s %9lld %9lld  fastmv %9.2f", point.dtype.c_str(),
+                 short_layout(point.layout), fastmv::to_string(point.op),
+                 static_cast<long long>(point.shape.m), static_cast<long long>(point.shape.n),
+                 base.correct ? base.timing.median_s * 1e6 : 0.0);
+    for (const auto& label : labels) {
+      const ImplementationResult* variant = nullptr;
+      for (const auto& candidate : point.implementations) {
+        if (candidate.name == label) variant = &candidate;
+      }
+      if (variant == nullptr || !variant->correct || !base.correct) {
+        std::fprintf(out, "  %s %9s", label.c_str() + 7, "-");
+        continue;
+      }
+      const double ratio = variant->timing.median_s / base.timing.median_s;
+      std::fprintf(out, "  %s %9.2f (%.3f)", label.c_str() + 7, variant->timing.median_s * 1e6, ratio);
+      const std::string key = point.dtype + " " + label;
+      auto found = std::find_if(moved.begin(), moved.end(), [&](const auto& m) { return m.first == key; });
+      if (found == moved.end()) found = moved.insert(moved.end(), {key, Moved{}});
+      found->second.log_sum += std::log(ratio);
+      ++found->second.points;
+      found->second.faster += ratio < 0.99 ? 1 : 0;
+      found->second.slower += ratio > 1.01 ? 1 : 0;
+    }
+    std::fprintf(out, "\n");
+  }
+  for (const auto& [key, m] : moved) {
+    std::fprintf(out, "%s: geometric mean %.4f of fastmv's time over %d points; %d faster and %d slower by more than 1 %%\n",
+                 key.c_str(), std::exp(m.log_sum / m.points), m.points, m.faster, m.slower);
   }
 }
 
@@ -276,6 +331,7 @@ void print_gemv_table(const GemvBenchReport& report, std::FILE* out) {
     print_cpu_table(report, out);
   }
   print_failures(report, out);
+  if (report.gpu) print_variants(report, out);
   if (report.gpu) print_acceptance(check_gpu_acceptance(report), out);
 }
 
