@@ -34,6 +34,8 @@ def main():
             sys.exit(f"ab_gemv.py: no {out}/{label}_<pass>.csv")
         for name in files:
             for row in csv.DictReader(open(name)):
+                if row["implementation"].startswith("fastmv:"):
+                    continue  # a --variant of the bench's own: not this A/B's
                 key = (row["dtype"], row["layout"][:3], row["op"], int(row["m"]), int(row["n"]))
                 if row["correct"] != "true":
                     print(f"NOT CORRECT: {name} {key} {row['implementation']} {row.get('error', '')}")
@@ -47,6 +49,8 @@ def main():
             run = name[len(f"{out}/{label}_"):-len(".csv")]
             rows = collections.defaultdict(dict)
             for row in csv.DictReader(open(name)):
+                if row["implementation"].startswith("fastmv:"):
+                    continue
                 key = (row["dtype"], row["layout"][:3], row["op"], int(row["m"]), int(row["n"]))
                 rows[key]["fastmv" if row["implementation"] == "fastmv" else "vendor"] = float(row["median_s"])
             by_pass[(label, run)] = {k: (v["fastmv"], v["vendor"]) for k, v in rows.items() if len(v) == 2}
