@@ -57,7 +57,7 @@ def band(key):
 
 
 def vendor_of(entry):
-    others = [name for name in entry if name != "fastmv"]
+    others = [name for name in entry if name != "fastmv" and not name.startswith("fastmv:")]
     return others[0] if others else None
 
 
