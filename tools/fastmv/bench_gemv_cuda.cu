@@ -1013,7 +1013,9 @@ void run_gemv_bench_cuda(const GemvBenchOptions& options, const fastmv::Context&
          "fastmv with FASTMV_CUDA_GEMV_POLICY=" + (policy.empty() ? "(the defaults)" : policy) +
              " (fastmv::cuda::set_gemv_policy before each call), in the same round-robin"});
   }
-  fastmv::cuda::set_gemv_policy(nullptr);
+  // (Without --variant the bench never calls set_gemv_policy, so that this binary also runs
+  // against an older libfastmv: tools/ab_gemv.sh's LABEL=@LIBDIR.)
+  if (!options.variants.empty()) fastmv::cuda::set_gemv_policy(nullptr);
 
   std::vector<PointSpec> specs;
   for (const Shape& shape :
