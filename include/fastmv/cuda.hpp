@@ -117,8 +117,9 @@ class PinnedBuffer {
 // Replaces the CUDA GEMV dispatcher's tuning policy (which kernel, grid and rule each
 // shape gets; FASTMV_CUDA_GEMV_POLICY's syntax, "name=value,...", applied over the
 // defaults: src/cuda/gemv_cuda_policy.hpp) for the calls that start after it returns, in
-// every context of the process; nullptr goes back to the environment's policy. Results
-// stay correct under any valid policy; only speed changes. For benchmarks that compare
+// every context of the process; nullptr goes back to the environment's policy. A call
+// already running on another thread keeps the policy it started with. Results stay
+// correct under any valid policy; only speed changes. For benchmarks that compare
 // dispatcher rules in one process (`fastmv bench gemv --variant`). Each distinct string
 // is parsed once. A malformed one throws fastmv::InvalidArgument and changes nothing;
 // without the CUDA backend it throws fastmv::BackendUnavailable.

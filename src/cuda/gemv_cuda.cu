@@ -2135,6 +2135,7 @@ void run(const GemvProblem<TA, TX, TY>& problem, fastmv::detail::CudaState& stat
 
   std::lock_guard<std::mutex> lock(state.mutex);
   fastmv::cuda::DeviceGuard device(state.device);
+  const GemvPolicy::Pin pin;  // one policy for the whole call (GemvPolicy::set)
   if (GemvPolicy::get().trace) trace_device(state);
   DY* y = reinterpret_cast<DY*>(problem.y);
   if (problem.alpha == Acc(0)) {

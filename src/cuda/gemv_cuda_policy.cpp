@@ -328,14 +328,21 @@ namespace {
 // The policy set() installed (nullptr: the environment's), and every policy it parsed,
 // kept for the process: a call that read one before the next set() may still use it.
 std::atomic<const GemvPolicy*> installed{nullptr};
+// This thread's Pin, if any.
+thread_local const GemvPolicy* pinned = nullptr;
 
-}  // namespace
-
-const GemvPolicy& GemvPolicy::get() {
+const GemvPolicy& in_force() {
   if (const GemvPolicy* policy = installed.load(std::memory_order_acquire)) return *policy;
   static const GemvPolicy policy = parse(std::getenv("FASTMV_CUDA_GEMV_POLICY"));
   return policy;
 }
+
+}  // namespace
+
+const GemvPolicy& GemvPolicy::get() { return pinned != nullptr ? *pinned : in_force(); }
+
+GemvPolicy::Pin::Pin() : saved_(pinned) { pinned = &in_force(); }
+GemvPolicy::Pin::~Pin() { pinned = saved_; }
 
 void GemvPolicy::set(const char* text) {
   static std::mutex mutex;

@@ -1238,6 +1238,19 @@ struct GemvPolicy {
   // few of them call by call); a bad one throws fastmv::InvalidArgument and changes
   // nothing (fastmv::cuda::set_gemv_policy).
   static void set(const char* text);
+  // While one lives, get() on this thread returns the policy in force when it was made:
+  // one CUDA gemv call dispatches under one policy whatever set() does meanwhile on
+  // another thread (its grid and its kernel must agree).
+  class Pin {
+   public:
+    Pin();
+    ~Pin();
+    Pin(const Pin&) = delete;
+    Pin& operator=(const Pin&) = delete;
+
+   private:
+    const GemvPolicy* saved_;
+  };
 };
 
 }  // namespace fastmv::kernels::cuda
