@@ -38,7 +38,6 @@
 
 #include "cuda_tools.hpp"
 #include "fastmv/cuda.hpp"
-#include "fastmv/cuda.hpp"
 #include "gpu_sweep.hpp"
 #include "progress.hpp"
 #include "read_stream.cuh"
