@@ -33,6 +33,10 @@ struct Shape {
 // "4096x4096" -> {4096, 4096}; throws std::invalid_argument otherwise.
 Shape parse_shape(const std::string& text);
 
+// A --variant's implementation name: this prefix and its label ("fastmv:off").
+inline const std::string kVariantPrefix = "fastmv:";
+inline bool is_variant_name(const std::string& name) { return name.rfind(kVariantPrefix, 0) == 0; }
+
 // "LABEL=POLICY" (--variant) -> {LABEL, POLICY}: LABEL letters, digits, '_' and '-', not
 // one of `earlier`'s; POLICY may be empty. Throws std::invalid_argument otherwise.
 std::pair<std::string, std::string> parse_variant(

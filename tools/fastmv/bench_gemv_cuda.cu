@@ -609,8 +609,6 @@ class Oracle {
 
 // The read floor's DeviceCall::implementation, and the smallest A it is timed at.
 constexpr const char* kReadFloor = "read floor";
-// A --variant's implementation: this and its label.
-const std::string kVariantPrefix = "fastmv:";
 constexpr double kReadFloorMinBytes = 8.0 * 1024 * 1024;
 
 class CudaGemvBench {

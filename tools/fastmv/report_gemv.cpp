@@ -35,7 +35,7 @@ double floor_fraction(const PointResult& point) {
 }
 
 // fastmv under another policy (`fastmv bench gemv --variant`), not a vendor.
-bool is_variant(const ImplementationResult& result) { return result.name.rfind("fastmv:", 0) == 0; }
+bool is_variant(const ImplementationResult& result) { return is_variant_name(result.name); }
 
 // The fastest vendor that gave the right result; nullptr when none did.
 const ImplementationResult* best_other(const PointResult& point) {
@@ -247,7 +247,7 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
 void print_variants(const GemvBenchReport& report, std::FILE* out) {
   std::vector<std::string> labels;
   for (const auto& implementation : report.implementations) {
-    if (implementation.name.rfind("fastmv:", 0) == 0) labels.push_back(implementation.name);
+    if (is_variant_name(implementation.name)) labels.push_back(implementation.name);
   }
   if (labels.empty()) return;
   std::fprintf(out, "\nVariants, us per call (time over fastmv's), same round-robin:\n");
@@ -268,11 +268,11 @@ void print_variants(const GemvBenchReport& report, std::FILE* out) {
         if (candidate.name == label) variant = &candidate;
       }
       if (variant == nullptr || !variant->correct || !base.correct) {
-        std::fprintf(out, "  %s %9s", label.c_str() + 7, "-");
+        std::fprintf(out, "  %s %9s", label.c_str() + kVariantPrefix.size(), "-");
         continue;
       }
       const double ratio = variant->timing.median_s / base.timing.median_s;
-      std::fprintf(out, "  %s %9.2f (%.3f)", label.c_str() + 7, variant->timing.median_s * 1e6, ratio);
+      std::fprintf(out, "  %s %9.2f (%.3f)", label.c_str() + kVariantPrefix.size(), variant->timing.median_s * 1e6, ratio);
       const std::string key = point.dtype + " " + label;
       auto found = std::find_if(moved.begin(), moved.end(), [&](const auto& m) { return m.first == key; });
       if (found == moved.end()) found = moved.insert(moved.end(), {key, Moved{}});
