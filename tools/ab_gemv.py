@@ -28,11 +28,14 @@ def main():
     out, labels = sys.argv[1], sys.argv[2:]
     fastmv = {label: collections.defaultdict(list) for label in labels}
     vendor = collections.defaultdict(list)
+    # Per pass, fastmv's and the vendor's times in each variant's process (its pass's CSV).
+    by_pass = {}  # (label, pass) -> key -> (fastmv, vendor)
     for label in labels:
         files = sorted(glob.glob(f"{out}/{label}_[0-9]*.csv"))
         if not files:
             sys.exit(f"ab_gemv.py: no {out}/{label}_<pass>.csv")
         for name in files:
+            rows = collections.defaultdict(dict)
             for row in csv.DictReader(open(name)):
                 if row["implementation"].startswith("fastmv:"):
                     continue  # a --variant of the bench's own: not this A/B's
@@ -40,20 +43,12 @@ def main():
                 if row["correct"] != "true":
                     print(f"NOT CORRECT: {name} {key} {row['implementation']} {row.get('error', '')}")
                 seconds = float(row["median_s"]) * 1e6
-                (fastmv[label] if row["implementation"] == "fastmv" else vendor)[key].append(seconds)
-    points = sorted(set.intersection(*(set(fastmv[label]) for label in labels)))
-    # Per pass, the vendor's time in each variant's process (the pass's CSV of that label).
-    by_pass = collections.defaultdict(dict)  # (label, pass) -> key -> (fastmv, vendor)
-    for label in labels:
-        for name in sorted(glob.glob(f"{out}/{label}_[0-9]*.csv")):
+                ours = row["implementation"] == "fastmv"
+                (fastmv[label] if ours else vendor)[key].append(seconds)
+                rows[key]["fastmv" if ours else "vendor"] = seconds
             run = name[len(f"{out}/{label}_"):-len(".csv")]
-            rows = collections.defaultdict(dict)
-            for row in csv.DictReader(open(name)):
-                if row["implementation"].startswith("fastmv:"):
-                    continue
-                key = (row["dtype"], row["layout"][:3], row["op"], int(row["m"]), int(row["n"]))
-                rows[key]["fastmv" if row["implementation"] == "fastmv" else "vendor"] = float(row["median_s"])
             by_pass[(label, run)] = {k: (v["fastmv"], v["vendor"]) for k, v in rows.items() if len(v) == 2}
+    points = sorted(set.intersection(*(set(fastmv[label]) for label in labels)))
     print("us per call, median of the passes [each pass]; ratios: time over the first variant's, then over the vendor's")
     moved = collections.defaultdict(list)
     for key in points:
