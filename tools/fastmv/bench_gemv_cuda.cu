@@ -404,13 +404,22 @@ Timing summarize(std::vector<double> per_call, std::size_t calls_per_sample) {
   return timing;
 }
 
+// Launched (without programmatic dependent launch) before every sample's start event:
+// the sample's first kernel then starts only once the fence ends, whatever ran before.
+// fastmv's kernels let the next kernel launch early (gemv_common.cuh); without the fence
+// a sample behind fastmv's started otherwise than one behind cuBLAS's: with --variant,
+// the default's samples (behind cuBLAS's) read 2-4.5 % slower at fp32 2561^2-4097^2
+// than an identical variant's (behind fastmv's), H100, sixty-ninth session.
+__global__ void sample_fence() {}
+
 // Times `calls` at one point. A sample is a batch of back-to-back calls on the stream
 // between two events, sized to last min_sample_s; a call's time is the sample's over its
 // calls, which for small problems includes the launch overhead a caller looping over
 // GEMVs sees. Samples go round-robin, one per call in turn, so that clock and thermal
 // drift move all alike; they are queued in groups of kSamplesPerSync per call behind an
 // untimed lead-in batch, so that no start event finds the stream idle (it would count
-// one launch latency). `cursor` is the set the next call uses; it walks the whole pool.
+// one launch latency), and each behind a sample_fence, so that every sample starts
+// alike. `cursor` is the set the next call uses; it walks the whole pool.
 std::vector<Timing> time_on_stream(const std::vector<const DeviceCall*>& calls, std::size_t sets,
                                    const SamplingPolicy& policy, cudaStream_t stream,
                                    Events& events, std::size_t& cursor) {
@@ -467,6 +476,8 @@ std::vector<Timing> time_on_stream(const std::vector<const DeviceCall*>& calls, 
     for (std::size_t round = 0; round < kSamplesPerSync; ++round) {
       for (std::size_t i : wanted) {
         const std::size_t pair = owners.size();
+        sample_fence<<<1, 1, 0, stream>>>();
+        check_cuda(cudaGetLastError(), "sample_fence");
         check_cuda(cudaEventRecord(events[2 * pair], stream), "cudaEventRecord");
         enqueue(*calls[i], batches[i]);
         check_cuda(cudaEventRecord(events[2 * pair + 1], stream), "cudaEventRecord");
