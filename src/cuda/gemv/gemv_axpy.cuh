@@ -509,7 +509,11 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     // kPipelined: in two buffers, the next round's loads issued before the current
     // round's multiplies wait for its data, so that a thread always has kUnroll vectors
     // in flight (GemvPolicy::axpy_narrow_pipelined); else each round's loads, then its
-    // multiplies.
+    // multiplies. (ptxas compiles `current = next` into 32 register copies a round of 16,
+    // each waiting for its load, so a round ends once its successor's data is in: 116
+    // instructions a round, SASS sm_90. Buffers taking turns in a loop unrolled by two
+    // have no copies and 84 instructions a round, with two rounds truly in flight, and
+    // were 1-5 % slower at fp32 2561^2-4097^2: docs/PERFORMANCE.md, sixty-ninth session.)
     const auto whole_rounds = [&](index_t k_stop, auto with_tail) {
       if (k >= k_stop) return;
       if constexpr (kPipelined) {
