@@ -408,8 +408,10 @@ Timing summarize(std::vector<double> per_call, std::size_t calls_per_sample) {
 // the sample's first kernel then starts only once the fence ends, whatever ran before.
 // fastmv's kernels let the next kernel launch early (gemv_common.cuh); without the fence
 // a sample behind fastmv's started otherwise than one behind cuBLAS's: with --variant,
-// the default's samples (behind cuBLAS's) read 2-4.5 % slower at fp32 2561^2-4097^2
-// than an identical variant's (behind fastmv's), H100, sixty-ninth session.
+// the default's samples (behind cuBLAS's) read up to 5 % slower than an identical
+// variant's (behind fastmv's) at fp32 257^2 and 2561^2; with it, within 1 % (H100,
+// sixty-ninth session; the 2.6-5 % that stays at fp32 3073^2-4097^2 is not this:
+// docs/PERFORMANCE.md, tuning log).
 __global__ void sample_fence() {}
 
 // Times `calls` at one point. A sample is a batch of back-to-back calls on the stream

@@ -513,7 +513,7 @@ __global__ void __launch_bounds__(kNarrowMaxThreads, 1)
     // each waiting for its load, so a round ends once its successor's data is in: 116
     // instructions a round, SASS sm_90. Buffers taking turns in a loop unrolled by two
     // have no copies and 84 instructions a round, with two rounds truly in flight, and
-    // were 1-5 % slower at fp32 2561^2-4097^2: docs/PERFORMANCE.md, sixty-ninth session.)
+    // were 1.7-6.5 % slower at fp32 2561^2-4097^2: docs/PERFORMANCE.md, sixty-ninth session.)
     const auto whole_rounds = [&](index_t k_stop, auto with_tail) {
       if (k >= k_stop) return;
       if constexpr (kPipelined) {
