@@ -347,6 +347,7 @@ GemvBenchReport run_gemv_bench(const GemvBenchOptions& options) {
   report.rounds = options.rounds > 0 ? options.rounds : options.sweep == Sweep::Acceptance ? 3 : 1;
   if (options.repeats) report.sampling.repeats = *options.repeats;
   if (options.min_time_s) report.sampling.min_time_s = *options.min_time_s;
+  if (options.min_sample_s) report.sampling.min_sample_s = *options.min_sample_s;
 
   // fastmv first, then the vendors in a fixed order.
   std::vector<std::unique_ptr<GemvImplementation>> owned;

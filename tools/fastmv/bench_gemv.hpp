@@ -68,6 +68,7 @@ struct GemvBenchOptions {
   std::vector<Shape> shapes;           // replaces the sweep's shapes when not empty
   std::optional<int> repeats;          // the sweep's default when empty
   std::optional<double> min_time_s;
+  std::optional<double> min_sample_s;  // seconds a sample of back-to-back calls lasts, at least
   // Times the whole sweep is measured; each point reports the median round. 0: the
   // sweep's default (3 for the CPU's acceptance sweep, else 1).
   int rounds = 0;

@@ -410,8 +410,8 @@ Timing summarize(std::vector<double> per_call, std::size_t calls_per_sample) {
 // a sample behind fastmv's started otherwise than one behind cuBLAS's: with --variant,
 // the default's samples (behind cuBLAS's) read up to 5 % slower than an identical
 // variant's (behind fastmv's) at fp32 257^2 and 2561^2; with it, within 1 % (H100,
-// sixty-ninth session; the 2.6-5 % that stays at fp32 3073^2-4097^2 is not this:
-// docs/PERFORMANCE.md, tuning log).
+// sixty-ninth session). The 2.6-5 % that stayed at fp32 3073^2-4097^2 went with samples
+// of 400 us instead of 100 (gpu_sampling_for, seventieth session).
 __global__ void sample_fence() {}
 
 // Times `calls` at one point. A sample is a batch of back-to-back calls on the stream
@@ -460,6 +460,11 @@ std::vector<Timing> time_on_stream(const std::vector<const DeviceCall*>& calls, 
     }
     batches.push_back(batch);
   }
+  // Every call then samples the same number of calls, the largest batch, so that a
+  // sample's fixed costs (its first kernel starting behind the fence, its last one's
+  // tail) weigh alike on every implementation's calls.
+  const std::size_t common_batch = *std::max_element(batches.begin(), batches.end());
+  std::fill(batches.begin(), batches.end(), common_batch);
 
   std::vector<std::vector<double>> per_call(calls.size());
   std::vector<double> sampled_s(calls.size(), 0.0);
@@ -980,6 +985,7 @@ void run_gemv_bench_cuda(const GemvBenchOptions& options, const fastmv::Context&
   report.sampling = gpu_sampling_for(options.sweep);
   if (options.repeats) report.sampling.repeats = *options.repeats;
   if (options.min_time_s) report.sampling.min_time_s = *options.min_time_s;
+  if (options.min_sample_s) report.sampling.min_sample_s = *options.min_sample_s;
   report.pool_bytes = options.pool_bytes.value_or(
       std::max<std::size_t>(8 * report.gpu->l2_bytes, std::size_t(512) << 20));
   report.read_ceiling = measure_device_read_ceiling(context, *report.gpu, stream);

@@ -56,21 +56,25 @@ bool is_llm_decode_shape(Shape shape) {
                      [&](Shape s) { return same(s, shape); });
 }
 
-// A sample is a batch of back-to-back calls lasting >= min_sample_s of GPU time: 100 us
-// is 200 event resolutions, and 30 launches of a launch-bound 16 x 16 call. Full sweep:
-// ~2000 points with three dtypes at ~15 ms per implementation and point, 1.5 to 2
-// minutes (an estimate from these settings, to be replaced by the measured time).
+// A sample is a batch of back-to-back calls lasting >= min_sample_s of GPU time, every
+// implementation at a point the same number of calls (time_on_stream). 400 us: with 100
+// us, a sample of 4-10 calls at the 16-26 us points carried a start-up cost that moved
+// a call by 3-5 % with the sample's place in the round-robin (an identical --variant
+// read 0.955x the default's time at fp32 4097^2); from 400 us such variants agree within
+// 0.7 % (H100, seventieth session; docs/PERFORMANCE.md, tuning log). At least 15 samples
+// and 10 ms of them per implementation and point: about what 25 samples and 10 ms took
+// at 100 us.
 SamplingPolicy gpu_sampling_for(Sweep sweep) {
   SamplingPolicy policy;
-  policy.min_sample_s = 100e-6;
+  policy.min_sample_s = 400e-6;
   policy.warm_up_per_sample_s = 0;  // unused: the stream is kept busy between samples
   policy.max_samples = 2000;
   if (sweep == Sweep::Quick) {
-    policy.repeats = 11;
+    policy.repeats = 7;
     policy.min_time_s = 0.003;
     policy.warm_up_s = 0.001;
   } else {
-    policy.repeats = 25;
+    policy.repeats = 15;
     policy.min_time_s = 0.01;
     policy.warm_up_s = 0.002;
   }

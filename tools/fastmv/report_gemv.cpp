@@ -83,10 +83,12 @@ void print_cpu_table(const GemvBenchReport& report, std::FILE* out) {
     std::fprintf(out, "  %-9s %s\n", status.name.c_str(), status.description.c_str());
   }
   std::fprintf(out,
-               "Median per call of >= %d samples (>= %.3g s each), samples round-robin across "
-               "implementations; median of %d round(s) of the sweep. GB/s counts A, x and y "
-               "once.\n\n",
-               report.sampling.repeats, report.sampling.min_time_s, report.rounds);
+               "Median per call of >= %d samples (>= %.3g s of samples per implementation and "
+               "point; a sample is a batch of calls lasting >= %.0f us), samples round-robin "
+               "across implementations; median of %d round(s) of the sweep. GB/s counts A, x "
+               "and y once.\n\n",
+               report.sampling.repeats, report.sampling.min_time_s,
+               report.sampling.min_sample_s * 1e6, report.rounds);
 
   std::vector<std::string> vendors;
   for (const auto& status : report.implementations) {
@@ -176,7 +178,8 @@ void print_gpu_table(const GemvBenchReport& report, std::FILE* out) {
   std::fprintf(
       out,
       "Median per call of >= %d samples (>= %.3g s of samples; a sample is a batch of "
-      "back-to-back calls lasting >= %.0f us, between CUDA events), round-robin across "
+      "back-to-back calls lasting >= %.0f us, between CUDA events, as many calls for every "
+      "implementation), round-robin across "
       "implementations; median of %d round(s). GB/s counts A, x and y once, each in "
       "its own type (cuBLAS reads x in bf16 / fp16); ratio = fastmv GB/s / cuBLAS GB/s; of "
       "ceil = fastmv GB/s / the read ceiling; of floor (A >= 8 MiB) = fastmv GB/s / the GB/s "
