@@ -62,8 +62,9 @@ bool is_llm_decode_shape(Shape shape) {
 // a call by 3-5 % with the sample's place in the round-robin (an identical --variant
 // read 0.955x the default's time at fp32 4097^2); from 400 us such variants agree within
 // 0.7 % (H100, seventieth session; docs/PERFORMANCE.md, tuning log). At least 15 samples
-// and 10 ms of them per implementation and point: about what 25 samples and 10 ms took
-// at 100 us.
+// and 10 ms of them per implementation and point, predicted to take about as long as 25
+// samples and 10 ms did at 100 us (not yet timed on a whole sweep; with 25 samples of 400
+// us the fp32 and bf16 acceptance sweep overran 430 s, where it had taken 230-241 s).
 SamplingPolicy gpu_sampling_for(Sweep sweep) {
   SamplingPolicy policy;
   policy.min_sample_s = 400e-6;
