@@ -155,6 +155,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
   # tall matrices under 96 MiB split 5-32 ways, GemvPolicy::axpy_tma_sum_kernel).
   pstep tests-tma-sum-kernel env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
     "$cuda_test" --gtest_brief=1
+  # Every split grid of the held realigned register kernel (2-byte odd lda; every type's
+  # with the realigned layout) summed by the second kernel (GemvPolicy::axpy_sum_kernel).
+  pstep tests-sum-kernel env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1 \
+    "$cuda_test" --gtest_brief=1
   pstep tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
   # default only grids of at most a third of the SMs' worth, unsplit 2-byte grids of short
@@ -328,6 +333,9 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     FASTMV_CUDA_GEMV_POLICY="$tma_wide_policy,axpy_tma_sum_kernel=2" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
     --gtest_filter="$memcheck_filter:*AxpyFormTallFewOutputs*:*AxpyFormAlignedVectorsOffLines*"
+  pstep sanitizer-memcheck-sum-kernel env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   # Unaligned Axpy vectors of every type realigned (by default 2-byte types and small
   # matrices), and groups of 128 and 256 lanes, whose vectors start at different offsets.
   pstep sanitizer-memcheck-realigned env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_interleave_unaligned=0 \

@@ -1050,8 +1050,15 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 // SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
 // (axpy_aligned_fp16_held). `select`: with 8 in flight for types up to 4 bytes, the
 // masked round waiting for every load (kMaskedSelect; masked_select_pays below).
+// `sum_later`: the held realigned kernel storing its split's partial sums for
+// axpy_split_sum_kernel (kSumLater; GemvPolicy::axpy_sum_kernel); no other variant has
+// that copy, so the caller asks for it only where axpy_sums_later_copy says so.
+template <typename TA>
+constexpr bool axpy_sums_later_copy(AxpyLoads loads, index_t unroll, bool held) {
+  return loads == AxpyLoads::kRealigned && unroll == 4 && (held || sizeof(TA) == 2);
+}
 template <typename TA, typename TX, typename TY, typename Acc>
-auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = false) {
+auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = false, bool sum_later = false) {
   const auto with_unroll = [&](auto kernel_for) {
     return unroll == 8 ? kernel_for(std::integral_constant<int, 8>{}) : kernel_for(std::integral_constant<int, 4>{});
   };
@@ -1080,7 +1087,10 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = fals
         // 2-byte types take the held copy even where not held: unasked, bf16's took 74
         // registers (3 blocks per SM all the same) and ptxas had issued half of a round's
         // loads after the first vector's multiplies, which wait for its data (SASS).
-        if (kUnroll == 4 && (held || sizeof(TA) == 2)) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
+        if (kUnroll == 4 && (held || sizeof(TA) == 2)) {
+          if (sum_later) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3, false, true>;
+          return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
+        }
         return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, kUnroll>;
       case AxpyLoads::kInterleaved:
         break;
@@ -2095,16 +2105,23 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return small && ceil_div(blocks, select_per_sm * state.multiprocessors) <=
                         ceil_div(blocks, other_per_sm * state.multiprocessors);
   };
-  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays());
+  // GemvPolicy::axpy_sum_kernel: a split grid of the held realigned kernel leaves its
+  // tiles' partial sums to axpy_split_sum_kernel, launched early after it, rather than to
+  // each tile's last block (a store, an atomic and the splits' partials: about 2 us).
+  const bool sum_later =
+      splits > 1 && args.batch <= static_cast<index_t>(kMaxGridZ) && axpy_sums_later_copy<TA>(loads, unroll, held) &&
+      (policy.axpy_sum_kernel == 2 ||
+       (policy.axpy_sum_kernel == 1 && splits >= policy.axpy_sum_min_splits && matrix_bytes < policy.axpy_sum_max_bytes));
+  const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays(), sum_later);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
   if (splits > 1) attach_axpy_partials(args, tiles, splits, state);
   if (policy.trace) {
     trace_call("axpy", args);
-    std::fprintf(stderr, "lanes %lld %s, unroll %lld, splits %lld, %lld blocks (%lld slots)\n",
+    std::fprintf(stderr, "lanes %lld %s, unroll %lld, splits %lld%s, %lld blocks (%lld slots)\n",
                  static_cast<long long>(lanes), axpy_loads_name(loads),
                  static_cast<long long>(unroll), static_cast<long long>(splits),
-                 static_cast<long long>(tiles * splits * batch_z),
+                 sum_later ? " (summed by a second kernel)" : "", static_cast<long long>(tiles * splits * batch_z),
                  static_cast<long long>(resident_blocks(kernel) * state.multiprocessors));
   }
   // Grids from axpy_small_matrix_bytes let the next early-launched grid start once
@@ -2113,6 +2130,11 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
          0, state, early_launch(state), 0, args);
+  if (sum_later) {
+    launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
+           dim3(static_cast<unsigned>(ceil_div(args.length, index_t(32))), 1, static_cast<unsigned>(args.batch)), 0,
+           state, early_launch(state), 0, args);
+  }
 }
 
 // What the dispatcher knows of the device (GemvPolicy::trace), once a process: the

@@ -138,6 +138,9 @@ GemvPolicy parse(const char* text) {
       {"dot_shifted_2byte_min_rows_per_sm", &policy.dot_shifted_2byte_min_rows_per_sm},
       {"dot_shifted_2byte_max_rows_per_sm", &policy.dot_shifted_2byte_max_rows_per_sm},
       {"axpy_realigned_held_min_bytes", &policy.axpy_realigned_held_min_bytes},
+      {"axpy_sum_kernel", &policy.axpy_sum_kernel},
+      {"axpy_sum_min_splits", &policy.axpy_sum_min_splits},
+      {"axpy_sum_max_bytes", &policy.axpy_sum_max_bytes},
       {"axpy_whole_rounds", &policy.axpy_whole_rounds},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},
@@ -294,6 +297,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 || policy.axpy_masked_select > 2 ||
+      policy.axpy_sum_kernel > 2 ||
       policy.axpy_narrow_aligned_2byte > 2 ||
       (policy.axpy_narrow_threads != 256 && policy.axpy_narrow_threads != 512) ||
       (policy.axpy_narrow_lanes != 0 && policy.axpy_narrow_lanes != 16 && policy.axpy_narrow_lanes != 32) ||
@@ -313,7 +317,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_tma_words and axpy_tma_straddle_min_words 0, 4, 8 or 16, axpy_tma_unaligned 0, 1 or 2, axpy_tma_split_wide 0 or 1, early_launch, early_launch_tma, early_launch_tma_next(_split), early_launch_narrow16 and early_launch_narrow32_unaligned 0, 1 or 2, early_launch_next_register 0 or 1, "
                           "axpy_few_columns_per_round 0 or 1, dot_balanced, dot_held_x, dot_tma and dot_shared_x 0, 1 or 2, dot_held_x_blocks_per_sm and dot_held_x_fast_memory_blocks_per_sm 1..8, dot_held_x_two_rows_max_k 0..3, dot_held_x_narrow 0, 1 or 2, dot_held_x_narrow_blocks_per_sm 1..8, dot_held_x_4byte_max_k(_slow_memory) 0..7, dot_shared_x_unroll 4 or 8, dot_shared_x_max_shared_bytes <= 232448, dot_tma_blocks_per_sm 1..4, dot_tma_stages 2..8, dot_tma_words 0, 32, 64 or 128, dot_balanced_many_waves, dot_held_x_long_rows, dot_held_x_short_rows and dot_held_x_shifted 0 or 1, dot_balanced_align and dot_split_align_bytes a power of 2 in 16..4096, dot_balanced_spare_per_lane_2byte 1 or 2, "
                           "dot_balanced_threads 256, 512 or 1024, axpy_interleave_unaligned 0, 1 or 2, axpy_aligned_fp16_held and axpy_tma_large_split_2byte 0 or 1, "
-                          "axpy_narrow, axpy_narrow_aligned_2byte, axpy_narrow_pipelined and axpy_masked_select 0, 1 or 2, axpy_narrow_x_words and axpy_narrow_fold_tail 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
+                          "axpy_narrow, axpy_narrow_aligned_2byte, axpy_narrow_pipelined, axpy_masked_select and axpy_sum_kernel 0, 1 or 2, axpy_narrow_x_words and axpy_narrow_fold_tail 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave, cluster_one_wave, "
                           "dot_held_x_4byte_any_memory 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
                           "the others >= 1");

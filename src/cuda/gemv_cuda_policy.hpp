@@ -726,6 +726,15 @@ struct GemvPolicy {
   // per SM) from this size, and wherever tiles have more than 32 lanes (figures above
   // held_for in gemv_cuda.cu). 2-byte types take the held kernel at every size.
   index_t axpy_realigned_held_min_bytes = index_t(32) << 20;
+  // ... and where such a grid (the held copy with 4 in flight: 2-byte types at every size)
+  // is split axpy_sum_min_splits ways or more in a matrix under axpy_sum_max_bytes, its
+  // tiles' partial sums added by a second kernel launched early after it
+  // (axpy_split_sum_kernel, as axpy_tma_sum_kernel does for the TMA kernel's split
+  // grids) instead of by each tile's last block (1); every split grid of that copy (2,
+  // for the tests); never (0). Not yet measured on a GPU: 0 until it is.
+  index_t axpy_sum_kernel = 0;
+  index_t axpy_sum_min_splits = 5;
+  index_t axpy_sum_max_bytes = index_t(64) << 20;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block

@@ -394,6 +394,50 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
   }
 }
 
+// GemvPolicy::axpy_sum_kernel: split grids of the held realigned Axpy kernel (2-byte
+// vectors off 16-byte boundaries) with their tiles' partial sums added by a second kernel
+// (axpy_split_sum_kernel; every such grid under 2) give the products that the last-block
+// handshake gives (0): row-major A^T x in bf16 with odd lda, a batch of two whose second
+// matrix starts off a boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps
+// left alone; a large matrix (31 splits on an H100) and a small one. Exact: sums of signs.
+TEST_F(CudaContextTest, SplitSumsAddedLater) {
+  const fastmv::Context context(Backend::Cuda);
+  struct Restore {
+    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
+  } restore;
+  struct Shape {
+    index_t m, n, lda;
+  };
+  for (const Shape shape : {Shape{2561, 2561, 2561}, Shape{700, 515, 517}, Shape{4100, 1031, 1033}}) {
+    constexpr index_t kBatch = 2, kIncy = 2;
+    const index_t stride_a = shape.m * shape.lda + 3, stride_y = shape.n * kIncy;
+    const std::vector<float> A = signs(random(), stride_a * kBatch);
+    const std::vector<float> x = signs(random(), shape.m * kBatch);
+    const std::vector<float> y0 = signs(random(), stride_y * kBatch);
+    std::vector<fastmv::bfloat16> A16(A.size());
+    for (std::size_t i = 0; i < A.size(); ++i) A16[i] = fastmv::bfloat16(A[i]);
+    std::vector<float> want = y0;
+    for (index_t b = 0; b < kBatch; ++b) {
+      const std::vector<float> xb(x.begin() + b * shape.m, x.begin() + (b + 1) * shape.m);
+      const std::vector<float> sums = exact_gemv(Op::Trans, shape.m, shape.n, A.data() + b * stride_a, shape.lda, xb);
+      for (index_t i = 0; i < shape.n; ++i) {
+        float& out = want[static_cast<std::size_t>(b * stride_y + i * kIncy)];
+        out = 2.0f * sums[static_cast<std::size_t>(i)] + 0.5f * out;
+      }
+    }
+    const DeviceBuffer<fastmv::bfloat16> dA = to_device(context, A16);
+    const DeviceBuffer<float> dx = to_device(context, x);
+    for (const char* policy : {"axpy_sum_kernel=2,axpy_narrow=0", "axpy_sum_kernel=0,axpy_narrow=0"}) {
+      fastmv::cuda::set_gemv_policy(policy);
+      DeviceBuffer<float> y = to_device(context, y0);
+      fastmv::gemv_strided_batched(context, Layout::RowMajor, Op::Trans, shape.m, shape.n, 2.0f, dA.data(), shape.lda,
+                                   stride_a, dx.data(), 1, shape.m, 0.5f, y.data(), kIncy, stride_y, kBatch);
+      EXPECT_TRUE(same_contents(to_host(context, y), want))
+          << "A^T x, A " << shape.m << " x " << shape.n << " lda " << shape.lda << ", policy " << policy;
+    }
+  }
+}
+
 TEST_F(CudaContextTest, DeviceBufferMoves) {
   const fastmv::Context context(Backend::Cuda);
   const DeviceBuffer<float> empty;
@@ -494,6 +538,7 @@ TEST(CudaGemvPolicyTest, MalformedPolicyThrows) {
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("no_such_knob=1"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_sum_kernel=3"), fastmv::InvalidArgument);
   fastmv::cuda::set_gemv_policy(nullptr);
 }
 

@@ -212,6 +212,69 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
   }
   __syncthreads();
 }
+// ... or, where a second kernel adds a split grid's partial sums (axpy_split_sum_kernel,
+// gemv_axpy_tma.cuh), the block's sums for its split of the tile into args.partials
+// ([batch][split][output]), and no handshake.
+template <typename Acc, int V, bool kInterleaved = false, typename Args>
+__device__ __forceinline__ void store_split_partials(const Args& args, index_t b, index_t tile_first,
+                                                     index_t remaining, int lane, int group_k, int groups_k,
+                                                     int tile_outputs, Acc* reduced, const Acc (&sum)[V]) {
+  store_group_sums<Acc, V, kInterleaved>(lane, group_k, tile_outputs, reduced, sum);
+  const int outputs = static_cast<int>(min(static_cast<index_t>(tile_outputs), remaining));
+  Acc* mine = args.partials + (b * args.splits + blockIdx.y) * args.length + tile_first;
+  if (tile_outputs <= kBlockThreads) {
+    add_group_sums<Acc>(groups_k, tile_outputs, reduced);
+    for (int t = threadIdx.x; t < outputs; t += blockDim.x) mine[t] = reduced[t];
+  } else {
+    for (int t = threadIdx.x; t < outputs; t += blockDim.x) {
+      Acc total = 0;
+      for (int g = 0; g < groups_k; ++g) total += reduced[g * tile_outputs + t];
+      mine[t] = total;
+    }
+  }
+  __syncthreads();
+}
+
+// The sums of a split grid's tiles (axpy_kernel or axpy_tma_kernel with kSumLater,
+// store_split_partials): output t of matrix b (blockIdx.z: batch <= kMaxGridZ) is alpha
+// times the sum over s of partials[b][s][t], plus beta y. A block takes 32 outputs, each of its warps the splits
+// s = warp, warp + 8, ... of all 32 (a coalesced 128-byte load a split), up to 8 loads in
+// flight a thread, so that 64 splits cost one round trip as 8 do; warp 0 then adds the
+// warps' sums in warp order (the same order on every call).
+template <typename TY, typename Acc, typename Args>
+__global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
+  constexpr int kTeams = kBlockThreads / 32;
+  constexpr int kInFlight = 8;
+  __shared__ Acc team_sums[kTeams][32];
+  allow_later_work();
+  wait_for_earlier_work();
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int team = static_cast<int>(threadIdx.x / 32);
+  const index_t t = static_cast<index_t>(blockIdx.x) * 32 + lane;
+  const index_t b = blockIdx.z;
+  Acc sum = 0;
+  if (t < args.length) {
+    const Acc* all = args.partials + b * args.splits * args.length + t;
+    for (int s = team; s < args.splits; s += kTeams * kInFlight) {
+      Acc v[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int split = s + u * kTeams;
+        v[u] = split < args.splits ? __ldcg(all + static_cast<index_t>(split) * args.length) : Acc(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) sum += v[u];
+    }
+  }
+  team_sums[team][lane] = sum;
+  __syncthreads();
+  if (team == 0 && t < args.length) {
+    Acc total = 0;
+#pragma unroll
+    for (int w = 0; w < kTeams; ++w) total += team_sums[w][lane];
+    store_output(args.y + b * args.stride_y, t, args.incy, args.alpha, args.beta, total);
+  }
+}
 
 // kLoads: how a thread reads its outputs (AxpyLoads above). kMinBlocks: blocks per SM
 // that ptxas must leave registers for (0: its own choice). Realigned vectors with 4 in
@@ -225,8 +288,10 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
 // instead of 60.
 // kMaskedSelect: the last, masked round waits for every load and selects its sums (below;
 // GemvPolicy::axpy_masked_select), for rounds of 8 of types up to 4 bytes.
+// kSumLater (a split grid, GemvPolicy::axpy_sum_kernel): each block stores its split's
+// partial sums and ends; axpy_split_sum_kernel, launched after it, adds them.
 template <typename TA, typename TX, typename TY, typename Acc, AxpyLoads kLoads, int kUnroll, int kMinBlocks = 0,
-          bool kMaskedSelect = false>
+          bool kMaskedSelect = false, bool kSumLater = false>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     axpy_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   constexpr bool kAligned = kLoads == AxpyLoads::kAligned;
@@ -375,8 +440,13 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
       accumulate(std::false_type{});
     }
 
-    add_groups_and_finish<TY, Acc, V, kInterleaved>(args, y, b, tile_first, remaining, lane, group_k,
-                                                    groups_k, tile_outputs, reduced, sum);
+    if constexpr (kSumLater) {
+      store_split_partials<Acc, V, kInterleaved>(args, b, tile_first, remaining, lane, group_k, groups_k,
+                                                 tile_outputs, reduced, sum);
+    } else {
+      add_groups_and_finish<TY, Acc, V, kInterleaved>(args, y, b, tile_first, remaining, lane, group_k,
+                                                      groups_k, tile_outputs, reduced, sum);
+    }
   }
 }
 

@@ -222,60 +222,14 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (args.next_at == 2 && b + gridDim.z >= args.batch) allow_later_work();
     // Every copy has landed and been read: the ring becomes the reduction's buffer.
     if constexpr (kSumLater) {
-      Acc* reduced = reinterpret_cast<Acc*>(ring);
-      store_group_sums<Acc, V>(word, group, kTile, reduced, sum);
-      add_group_sums<Acc>(kGroups, kTile, reduced);
-      const int outputs = static_cast<int>(min(static_cast<index_t>(kTile), args.length - tile_first));
-      Acc* mine = args.partials + (b * args.splits + blockIdx.y) * args.length + tile_first;
-      for (int t = threadIdx.x; t < outputs; t += blockDim.x) mine[t] = reduced[t];
-      __syncthreads();
+      store_split_partials<Acc, V>(args, b, tile_first, args.length - tile_first, word, group, kGroups, kTile,
+                                   reinterpret_cast<Acc*>(ring), sum);
     } else {
       add_groups_and_finish<TY, Acc, V>(args, y, b, tile_first, args.length - tile_first, word, group, kGroups,
                                         kTile, reinterpret_cast<Acc*>(ring), sum);
     }
   }
 #endif
-}
-
-// The sums of axpy_tma_kernel<..., kSumLater>'s split tiles: output t of matrix b
-// (blockIdx.z, as in that kernel's grid) is alpha times the sum over s of
-// partials[b][s][t], plus beta y. A block takes 32 outputs, each of its warps the splits
-// s = warp, warp + 8, ... of all 32 (a coalesced 128-byte load a split), up to 8 loads in
-// flight a thread, so that 64 splits cost one round trip as 8 do; warp 0 then adds the
-// warps' sums in warp order (the same order on every call).
-template <typename TY, typename Acc, typename Args>
-__global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
-  constexpr int kTeams = kBlockThreads / 32;
-  constexpr int kInFlight = 8;
-  __shared__ Acc team_sums[kTeams][32];
-  allow_later_work();
-  wait_for_earlier_work();
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int team = static_cast<int>(threadIdx.x / 32);
-  const index_t t = static_cast<index_t>(blockIdx.x) * 32 + lane;
-  const index_t b = blockIdx.z;
-  Acc sum = 0;
-  if (t < args.length) {
-    const Acc* all = args.partials + b * args.splits * args.length + t;
-    for (int s = team; s < args.splits; s += kTeams * kInFlight) {
-      Acc v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int split = s + u * kTeams;
-        v[u] = split < args.splits ? __ldcg(all + static_cast<index_t>(split) * args.length) : Acc(0);
-      }
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) sum += v[u];
-    }
-  }
-  team_sums[team][lane] = sum;
-  __syncthreads();
-  if (team == 0 && t < args.length) {
-    Acc total = 0;
-#pragma unroll
-    for (int w = 0; w < kTeams; ++w) total += team_sums[w][lane];
-    store_output(args.y + b * args.stride_y, t, args.incy, args.alpha, args.beta, total);
-  }
 }
 
 }  // namespace fastmv::gemv_cuda
