@@ -2107,11 +2107,21 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   };
   // GemvPolicy::axpy_sum_kernel: a split grid of the held realigned kernel leaves its
   // tiles' partial sums to axpy_split_sum_kernel, launched early after it, rather than to
-  // each tile's last block (a store, an atomic and the splits' partials: about 2 us).
-  const bool sum_later =
-      splits > 1 && args.batch <= static_cast<index_t>(kMaxGridZ) && axpy_sums_later_copy<TA>(loads, unroll, held) &&
-      (policy.axpy_sum_kernel == 2 ||
-       (policy.axpy_sum_kernel == 1 && splits >= policy.axpy_sum_min_splits && matrix_bytes < policy.axpy_sum_max_bytes));
+  // each tile's last block (a store, an atomic and the splits' partials: about 2 us), where
+  // the grid is one wave that leaves room for the second kernel's blocks beside it (the
+  // held kernel's three blocks fill an SM's registers: the second kernel's blocks wait in
+  // the SMs that hold two, or start only as the first kernel's retire).
+  const auto sum_later_pays = [&] {
+    if (policy.axpy_sum_kernel == 2) return true;
+    if (policy.axpy_sum_kernel != 1 || small || splits < policy.axpy_sum_min_splits ||
+        matrix_bytes >= policy.axpy_sum_max_bytes) {
+      return false;
+    }
+    const index_t slots = resident_blocks(axpy_variant<TA, TX, TY, Acc>(loads, unroll, held)) * state.multiprocessors;
+    return 100 * tiles * splits * batch_z <= policy.axpy_sum_max_fill_percent * slots;
+  };
+  const bool sum_later = splits > 1 && args.batch <= static_cast<index_t>(kMaxGridZ) &&
+                         axpy_sums_later_copy<TA>(loads, unroll, held) && sum_later_pays();
   const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays(), sum_later);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)

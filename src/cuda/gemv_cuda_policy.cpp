@@ -141,6 +141,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_sum_kernel", &policy.axpy_sum_kernel},
       {"axpy_sum_min_splits", &policy.axpy_sum_min_splits},
       {"axpy_sum_max_bytes", &policy.axpy_sum_max_bytes},
+      {"axpy_sum_max_fill_percent", &policy.axpy_sum_max_fill_percent},
       {"axpy_whole_rounds", &policy.axpy_whole_rounds},
       {"axpy_small_unaligned_unroll", &policy.axpy_small_unaligned_unroll},
       {"axpy_small_unaligned_unroll_2byte", &policy.axpy_small_unaligned_unroll_2byte},

@@ -727,14 +727,23 @@ struct GemvPolicy {
   // held_for in gemv_cuda.cu). 2-byte types take the held kernel at every size.
   index_t axpy_realigned_held_min_bytes = index_t(32) << 20;
   // ... and where such a grid (the held copy with 4 in flight: 2-byte types at every size)
-  // is split axpy_sum_min_splits ways or more in a matrix under axpy_sum_max_bytes, its
-  // tiles' partial sums added by a second kernel launched early after it
-  // (axpy_split_sum_kernel, as axpy_tma_sum_kernel does for the TMA kernel's split
-  // grids) instead of by each tile's last block (1); every split grid of that copy (2,
-  // for the tests); never (0). Not yet measured on a GPU: 0 until it is.
-  index_t axpy_sum_kernel = 0;
+  // over a matrix of axpy_small_matrix_bytes up to axpy_sum_max_bytes is split
+  // axpy_sum_min_splits ways or more in one wave filling at most axpy_sum_max_fill_percent
+  // of its block slots, its tiles' partial sums added by a second kernel launched early
+  // after it (axpy_split_sum_kernel, as axpy_tma_sum_kernel does for the TMA kernel's
+  // split grids) instead of by each tile's last block (1); every split grid of that copy
+  // (2, for the tests); never (0). H100, seventy-first session, same run, three rounds,
+  // col N, 0 -> 2 (us): bf16 2561^2 (31 splits, 341 blocks for 396 slots: 55 SMs hold two
+  // of the held kernel's blocks, room for the second kernel's) 9.04 -> 8.33 (again in
+  // another call, row T too: 9.01 -> 8.37, 9.02 -> 8.36), fp16 9.11 -> 8.31, bf16 2305^2
+  // 7.80 -> 7.70 (row T 7.59); but where the grid fills 94-100 % of the slots, the second
+  // kernel's blocks start only as the first's retire: bf16 2817^2-6145^2 1.005-1.017x
+  // the time (3073^2 30 splits, 390 blocks: 10.98 -> 11.08), 8193^2 (396 blocks) 47.88 ->
+  // 48.31, fp16 alike; 12801^2 (three waves) 113.23 -> 111.88 (not taken: over 64 MiB).
+  index_t axpy_sum_kernel = 1;
   index_t axpy_sum_min_splits = 5;
   index_t axpy_sum_max_bytes = index_t(64) << 20;
+  index_t axpy_sum_max_fill_percent = 90;
   // Axpy form, aligned A and contiguous aligned x, matrices of axpy_tma_min_bytes up to
   // axpy_tma_max_bytes (axpy_tma_max_bytes_2byte for 2-byte types): the TMA kernel
   // (axpy_tma_kernel), which keeps axpy_tma_stages boxes of 16 KiB in flight per block
