@@ -213,7 +213,7 @@ __device__ __forceinline__ void add_groups_and_finish(const Args& args, TY* y, i
   __syncthreads();
 }
 // ... or, where a second kernel adds a split grid's partial sums (axpy_split_sum_kernel,
-// gemv_axpy_tma.cuh), the block's sums for its split of the tile into args.partials
+// below), the block's sums for its split of the tile into args.partials
 // ([batch][split][output]), and no handshake.
 template <typename Acc, int V, bool kInterleaved = false, typename Args>
 __device__ __forceinline__ void store_split_partials(const Args& args, index_t b, index_t tile_first,
@@ -237,10 +237,10 @@ __device__ __forceinline__ void store_split_partials(const Args& args, index_t b
 
 // The sums of a split grid's tiles (axpy_kernel or axpy_tma_kernel with kSumLater,
 // store_split_partials): output t of matrix b (blockIdx.z: batch <= kMaxGridZ) is alpha
-// times the sum over s of partials[b][s][t], plus beta y. A block takes 32 outputs, each of its warps the splits
-// s = warp, warp + 8, ... of all 32 (a coalesced 128-byte load a split), up to 8 loads in
-// flight a thread, so that 64 splits cost one round trip as 8 do; warp 0 then adds the
-// warps' sums in warp order (the same order on every call).
+// times the sum over s of partials[b][s][t], plus beta y. A block takes 32 outputs, each
+// of its warps the splits s = warp, warp + 8, ... of all 32 (a coalesced 128-byte load a
+// split), up to 8 loads in flight a thread, so that 64 splits cost one round trip as 8
+// do; warp 0 then adds the warps' sums in warp order (the same order on every call).
 template <typename TY, typename Acc, typename Args>
 __global__ void __launch_bounds__(kBlockThreads) axpy_split_sum_kernel(const Args args) {
   constexpr int kTeams = kBlockThreads / 32;
