@@ -397,9 +397,10 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // GemvPolicy::axpy_sum_kernel: split grids of the held realigned Axpy kernel (2-byte
 // vectors off 16-byte boundaries) with their tiles' partial sums added by a second kernel
 // (axpy_split_sum_kernel; every such grid under 2, by default the one-wave grids that
-// leave room for it) give the products that the last-block handshake gives (0): row-major A^T x in bf16 with odd lda, a batch of two whose second
-// matrix starts off a boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps
-// left alone; a large matrix (31 splits on an H100) and a small one. Exact: sums of signs.
+// leave room for it) give the products that the last-block handshake gives (0):
+// row-major A^T x in bf16 with odd lda, a batch of two whose second matrix starts off a
+// boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps left alone; a large
+// matrix (many splits) and a small one. Exact: sums of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
   struct Restore {
