@@ -1045,6 +1045,12 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
                args);
 }
 
+// The realigned kernel's copy held to 3 blocks per SM: 4 in flight, held or 2-byte.
+template <typename TA>
+constexpr bool axpy_held_realigned(AxpyLoads loads, index_t unroll, bool held) {
+  return loads == AxpyLoads::kRealigned && unroll == 4 && (held || sizeof(TA) == 2);
+}
+
 // The Axpy kernel for a way of reading the outputs (AxpyLoads) and a number of vectors
 // in flight (4 or 8); `held`: the realigned kernel with 4 in flight held to 3 blocks per
 // SM (see axpy_kernel and axpy_realigned_held_min_bytes), the aligned fp16 one to 4
@@ -1052,11 +1058,7 @@ void dot(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
 // masked round waiting for every load (kMaskedSelect; masked_select_pays below).
 // `sum_later`: the held realigned kernel storing its split's partial sums for
 // axpy_split_sum_kernel (kSumLater; GemvPolicy::axpy_sum_kernel); no other variant has
-// that copy, so the caller asks for it only where axpy_sums_later_copy says so.
-template <typename TA>
-constexpr bool axpy_sums_later_copy(AxpyLoads loads, index_t unroll, bool held) {
-  return loads == AxpyLoads::kRealigned && unroll == 4 && (held || sizeof(TA) == 2);
-}
+// that copy, so the caller asks for it only where axpy_held_realigned says so.
 template <typename TA, typename TX, typename TY, typename Acc>
 auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = false, bool sum_later = false) {
   const auto with_unroll = [&](auto kernel_for) {
@@ -1087,7 +1089,7 @@ auto axpy_variant(AxpyLoads loads, index_t unroll, bool held, bool select = fals
         // 2-byte types take the held copy even where not held: unasked, bf16's took 74
         // registers (3 blocks per SM all the same) and ptxas had issued half of a round's
         // loads after the first vector's multiplies, which wait for its data (SASS).
-        if (kUnroll == 4 && (held || sizeof(TA) == 2)) {
+        if (axpy_held_realigned<TA>(AxpyLoads::kRealigned, kUnroll, held)) {
           if (sum_later) return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3, false, true>;
           return axpy_kernel<TA, TX, TY, Acc, AxpyLoads::kRealigned, 4, 3>;
         }
@@ -1119,6 +1121,15 @@ void attach_axpy_partials(GemvArgs<TA, TX, TY, Acc>& args, index_t tiles, index_
                                          static_cast<std::size_t>(args.batch * splits * args.length) * sizeof(Acc));
   args.counters = workspace.counters;
   args.partials = static_cast<Acc*>(workspace.scratch);
+}
+
+// The split tiles' partial sums that a kSumLater grid left in args.partials, added and
+// finished by axpy_split_sum_kernel, launched early behind that grid (32 outputs a block).
+template <typename TA, typename TX, typename TY, typename Acc>
+void launch_split_sums(const GemvArgs<TA, TX, TY, Acc>& args, fastmv::detail::CudaState& state) {
+  launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
+         dim3(static_cast<unsigned>(ceil_div(args.length, index_t(32))), 1, static_cast<unsigned>(args.batch)), 0,
+         state, early_launch(state), 0, args);
 }
 
 // --- The Axpy form through the TMA unit (gemv_axpy_tma.cuh).
@@ -1321,9 +1332,7 @@ bool axpy_tma_with(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& st
       const auto split_kernel = axpy_tma_variant<TA, TX, TY, Acc, kWords, false, true>();
       resident_blocks(split_kernel, shared);  // allows `shared`
       launch(split_kernel, grid, shared, state, early, 0, args, maps, static_cast<int>(stages_in_ring));
-      launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
-             dim3(static_cast<unsigned>(ceil_div(args.length, index_t(32))), 1, static_cast<unsigned>(args.batch)), 0,
-             state, early_launch(state), 0, args);
+      launch_split_sums(args, state);
       return true;
     }
   }
@@ -2121,7 +2130,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     return 100 * tiles * splits * batch_z <= policy.axpy_sum_max_fill_percent * slots;
   };
   const bool sum_later = splits > 1 && args.batch <= static_cast<index_t>(kMaxGridZ) &&
-                         axpy_sums_later_copy<TA>(loads, unroll, held) && sum_later_pays();
+                         axpy_held_realigned<TA>(loads, unroll, held) && sum_later_pays();
   const auto kernel = axpy_variant<TA, TX, TY, Acc>(loads, unroll, held, masked_select_pays(), sum_later);
   // (No clusters here: the splits of this kernel in clusters measured slower, bf16
   // 1537^2 8.1 -> 11.9 us, fp32 8192^2 91 -> 104 us; see docs/PERFORMANCE.md.)
@@ -2140,11 +2149,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   launch(kernel, dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits),
                       static_cast<unsigned>(batch_z)),
          0, state, early_launch(state), 0, args);
-  if (sum_later) {
-    launch(axpy_split_sum_kernel<TY, Acc, GemvArgs<TA, TX, TY, Acc>>,
-           dim3(static_cast<unsigned>(ceil_div(args.length, index_t(32))), 1, static_cast<unsigned>(args.batch)), 0,
-           state, early_launch(state), 0, args);
-  }
+  if (sum_later) launch_split_sums(args, state);
 }
 
 // What the dispatcher knows of the device (GemvPolicy::trace), once a process: the
