@@ -1694,8 +1694,14 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   // default none: the TMA kernel reads them faster).
   const bool aligned_4byte_left =
       aligned && sizeof(TA) == 4 && matrix_bytes > policy.axpy_narrow_aligned_4byte_max_bytes;
+  // Unaligned vectors of types up to 4 bytes whose tiles are short (below) are taken from
+  // axpy_narrow_short_min_bytes, under axpy_narrow_min_bytes and at any fill.
+  const bool short_tiles_allowed = !aligned && sizeof(TA) <= 4 && policy.axpy_narrow_short_max_tile_bytes > 0;
+  const index_t min_bytes = short_tiles_allowed
+                                ? std::min(policy.axpy_narrow_min_bytes, policy.axpy_narrow_short_min_bytes)
+                                : policy.axpy_narrow_min_bytes;
   if (policy.axpy_narrow == 1 &&
-      ((aligned_2byte && !aligned_2byte_taken) || aligned_4byte_left || matrix_bytes < policy.axpy_narrow_min_bytes ||
+      ((aligned_2byte && !aligned_2byte_taken) || aligned_4byte_left || matrix_bytes < min_bytes ||
        matrix_bytes >= policy.axpy_narrow_max_bytes)) {
     return false;
   }
@@ -1728,7 +1734,14 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
                                  : policy.axpy_narrow_min_fill_percent;
   const index_t min_fill =
       sizeof(TA) == 8 ? std::min(floor_fill, policy.axpy_narrow_8byte_min_fill_percent) : floor_fill;
-  if (policy.axpy_narrow == 1 && (tiles_for(lanes) > slots || 100 * tiles_for(lanes) < min_fill * slots)) {
+  // Short tiles (GemvPolicy::axpy_narrow_short_max_tile_bytes): a block reads at most that
+  // much of its tile, so that the few SMs the tiles fill finish about as soon as a kernel
+  // spread over all of them would.
+  const bool short_tiles =
+      short_tiles_allowed && args.count * lanes * static_cast<index_t>(sizeof(TA)) <= policy.axpy_narrow_short_max_tile_bytes;
+  if (policy.axpy_narrow == 1 &&
+      (tiles_for(lanes) > slots ||
+       (!short_tiles && (100 * tiles_for(lanes) < min_fill * slots || matrix_bytes < policy.axpy_narrow_min_bytes)))) {
     return false;
   }
   const index_t groups = threads / lanes;

@@ -477,15 +477,17 @@ TYPED_TEST(GemvRandomTest, ShortVectorsBothForms) {
 // axpy_narrow=2 take the kernel everywhere from the other tests): 600 vectors, whose 88
 // past the last whole round of loads get a round of their own, and 520, whose 8 the
 // groups read with their first (axpy_narrow_fold_tail), as with 1537 and 4099 vectors
-// (and 1800 where the tiles are of 32 outputs, 256 vectors a round).
+// (and 1800 where the tiles are of 32 outputs, 256 vectors a round). 513^2, and 2049
+// vectors of 1025 outputs, fill under half of an H100's 132 block slots with short
+// tiles, which the default takes from 512 KiB at odd lda (axpy_narrow_short_max_tile_bytes).
 TYPED_TEST(GemvRandomTest, AxpyFormNarrowTiles) {
   struct Shape {
     index_t count, length;
   };
-  std::vector<Shape> shapes = {{600, 1800}, {520, 1800}};
+  std::vector<Shape> shapes = {{600, 1800}, {520, 1800}, {513, 513}};
   if (kBackend != fastmv::Backend::Cuda) shapes = {{70, 45}};
   if (kBackend == fastmv::Backend::Cuda && !quick_mode()) {
-    shapes.insert(shapes.end(), {{1537, 1537}, {1800, 2049}, {3000, 3585}, {4099, 1031}});
+    shapes.insert(shapes.end(), {{1537, 1537}, {1800, 2049}, {3000, 3585}, {4099, 1031}, {2049, 1025}});
   }
   for (const Shape shape : shapes) {
     for (const auto& [lda_extra, misalign] : {std::pair<index_t, std::size_t>{1, 0}, {0, 0}, {3, 1}}) {
