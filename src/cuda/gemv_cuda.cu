@@ -1695,7 +1695,7 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
   const bool aligned_4byte_left =
       aligned && sizeof(TA) == 4 && matrix_bytes > policy.axpy_narrow_aligned_4byte_max_bytes;
   // Unaligned vectors of types up to 4 bytes whose tiles are short (below) are taken from
-  // axpy_narrow_short_min_bytes, under axpy_narrow_min_bytes and at any fill.
+  // axpy_narrow_short_min_bytes, under axpy_narrow_min_bytes and the fill floors too.
   const bool short_tiles_allowed = !aligned && sizeof(TA) <= 4 && policy.axpy_narrow_short_max_tile_bytes > 0;
   const index_t min_bytes = short_tiles_allowed
                                 ? std::min(policy.axpy_narrow_min_bytes, policy.axpy_narrow_short_min_bytes)
@@ -1736,9 +1736,11 @@ bool axpy_narrow(GemvArgs<TA, TX, TY, Acc> args, bool aligned, fastmv::detail::C
       sizeof(TA) == 8 ? std::min(floor_fill, policy.axpy_narrow_8byte_min_fill_percent) : floor_fill;
   // Short tiles (GemvPolicy::axpy_narrow_short_max_tile_bytes): a block reads at most that
   // much of its tile, so that the few SMs the tiles fill finish about as soon as a kernel
-  // spread over all of them would.
+  // spread over all of them would; but not on fewer SMs than axpy_narrow_short_min_fill_percent.
   const bool short_tiles =
-      short_tiles_allowed && args.count * lanes * static_cast<index_t>(sizeof(TA)) <= policy.axpy_narrow_short_max_tile_bytes;
+      short_tiles_allowed &&
+      args.count * lanes * static_cast<index_t>(sizeof(TA)) <= policy.axpy_narrow_short_max_tile_bytes &&
+      100 * tiles_for(lanes) >= policy.axpy_narrow_short_min_fill_percent * slots;
   if (policy.axpy_narrow == 1 &&
       (tiles_for(lanes) > slots ||
        (!short_tiles && (100 * tiles_for(lanes) < min_fill * slots || matrix_bytes < policy.axpy_narrow_min_bytes)))) {

@@ -117,6 +117,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_narrow_low_fill_max_bytes", &policy.axpy_narrow_low_fill_max_bytes},
       {"axpy_narrow_short_max_tile_bytes", &policy.axpy_narrow_short_max_tile_bytes},
       {"axpy_narrow_short_min_bytes", &policy.axpy_narrow_short_min_bytes},
+      {"axpy_narrow_short_min_fill_percent", &policy.axpy_narrow_short_min_fill_percent},
       {"axpy_narrow_aligned_2byte", &policy.axpy_narrow_aligned_2byte},
       {"axpy_narrow_aligned_2byte_max_bytes", &policy.axpy_narrow_aligned_2byte_max_bytes},
       {"axpy_narrow_aligned_4byte_max_bytes", &policy.axpy_narrow_aligned_4byte_max_bytes},

@@ -655,22 +655,29 @@ struct GemvPolicy {
   index_t axpy_narrow_8byte_min_fill_percent = 20;
   index_t axpy_narrow_low_fill_percent = 50;
   index_t axpy_narrow_low_fill_max_bytes = index_t(32) << 20;
-  // ... and, whatever the fill and from axpy_narrow_short_min_bytes (under
-  // axpy_narrow_min_bytes too), unaligned vectors of types up to 4 bytes whose tiles are
-  // short: a block's tile (vectors x lanes x element) at most
-  // axpy_narrow_short_max_tile_bytes (0: never). There the register kernel spread its
-  // splits over every SM and still took longer: its small grids (bf16 1025^2: 65 blocks
-  // of 2-lane tiles) ran 6.3 us a call queued back to back against 5.4 with the stream
-  // idle between calls (the host probe, seventy-second session). H100, same run, three
-  // rounds, col N, register kernel -> narrow (outputs x vectors; fill of 132 slots, tile
-  // bytes): bf16 1025^2 (49 %, 33 KiB) 6.14 -> 3.73 us, 897^2 5.75 -> 3.64, 641^2 4.24 ->
-  // 3.38, 769^2 4.41 -> 3.56-4.06, 513^2 (0.5 MiB) 4.73 -> 2.74-4.75, 1025 x 2049 (64 KiB)
-  // 6.67 -> 5.11, 769 x 4097 (37 %, 128 KiB) 8.32 -> 7.84; fp32 1025^2 7.32 -> 4.01,
-  // 769^2 5.56 -> 3.73, 513^2 4.88 -> 2.78, 1025 x 2049 (128 KiB) 8.21 -> 5.78; fp16 as
-  // bf16; 257^2 and 385^2 within 3 %. Longer tiles lost: fp32 769 x 4097 (256 KiB) 9.02
-  // -> 9.45, bf16 1025 x 8193 (256 KiB) 10.16 -> 13.37, 513 x 16385 13.01 -> 22.26.
+  // ... and, under the fill floors above down to axpy_narrow_short_min_fill_percent and from
+  // axpy_narrow_short_min_bytes (under axpy_narrow_min_bytes too), unaligned vectors of types
+  // up to 4 bytes whose tiles are short: a block's tile (vectors x lanes x element) at most
+  // axpy_narrow_short_max_tile_bytes (0: never). There the register kernel spread its splits
+  // over every SM and still took longer: its small grids (bf16 1025^2: 65 blocks of 2-lane
+  // tiles) ran 6.3 us a call queued back to back against 5.4 with the stream idle between
+  // calls (the host probe, seventy-second session). H100, same run, three rounds, col N,
+  // register kernel -> narrow (outputs x vectors; fill of 132 slots, tile bytes): bf16 1025^2
+  // (49 %, 33 KiB) 6.14 -> 3.73 us, 897^2 5.75 -> 3.64, 641^2 4.24 -> 3.38, 769^2 4.41 ->
+  // 3.56-4.06, 513^2 (0.5 MiB) 4.73 -> 2.74-4.75, 1025 x 2049 (64 KiB) 6.67 -> 5.11, 769 x
+  // 4097 (37 %, 128 KiB) 8.32 -> 7.84; fp32 1025^2 7.32 -> 4.01, 769^2 5.56 -> 3.73, 513^2
+  // 4.88 -> 2.78, 1025 x 2049 (128 KiB) 8.21 -> 5.78; fp16 as bf16; 257^2 and 385^2 within
+  // 3 %. Longer tiles lost: fp32 769 x 4097 (256 KiB) 9.02 -> 9.45, bf16 1025 x 8193 (256 KiB)
+  // 10.16 -> 13.37, 513 x 16385 13.01 -> 22.26.
+  // The rule as first committed (b06380e), then, same session, H100, same run, three rounds,
+  // against it off: 20-25 of 60 points a type 1.06-1.80x faster (fp32 row T 2049 vectors of
+  // 301 outputs, 19 tiles, 14 % of the slots, 128 KiB, 7.49 -> 4.83 us; 1281 x 701 col N 6.47
+  // -> 4.26 bf16), but 2-byte row T 4001 vectors of 101 outputs (7 tiles, 5 %, 125 KiB) 6.08
+  // -> 7.11: hence no fewer tiles than axpy_narrow_short_min_fill_percent of the slots (not
+  // yet measured as a rule).
   index_t axpy_narrow_short_max_tile_bytes = index_t(192) << 10;
   index_t axpy_narrow_short_min_bytes = index_t(512) << 10;
+  index_t axpy_narrow_short_min_fill_percent = 10;
   index_t axpy_narrow_threads = 512;
   index_t axpy_narrow_lanes = 0;
   index_t axpy_narrow_unroll = 16;
