@@ -330,6 +330,14 @@ index_t flat_granule(const GemvArgs<TA, TX, TY, Acc>& args) {
   return granule;
 }
 
+// Whether the flat kernels' rule refuses rows (or vectors) of `per_row` granules in a
+// matrix of `matrix_bytes`: past kBlockThreads / 2 granules a block holds one row group,
+// up to half its threads idle, and below `min_bytes` (GemvPolicy::flat_one_group_min_bytes,
+// axpy_flat_one_group_min_bytes_2byte) the other kernels are faster.
+bool flat_one_group_refused(index_t per_row, index_t matrix_bytes, index_t min_bytes) {
+  return per_row > kBlockThreads / 2 && matrix_bytes < min_bytes;
+}
+
 // go(kernel_for(std::integral_constant<int, G>{})) for a granule G of 16, 8, 4 or 2
 // bytes (flat_granule's; none narrower than an element is instantiated), else false.
 template <typename TA, typename KernelFor, typename Go>
@@ -379,6 +387,10 @@ bool dot_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) 
   const index_t granule = flat_granule(args);
   if (granule == 0) return false;
   const index_t per_row = args.lda * static_cast<index_t>(sizeof(TA)) / granule;
+  if (policy.dot_flat == 1 &&
+      flat_one_group_refused(per_row, args.count * row_bytes * args.batch, policy.flat_one_group_min_bytes)) {
+    return false;
+  }
   const index_t groups = kBlockThreads / per_row;
   const index_t unroll = flat_unroll(granule);
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);
@@ -1610,6 +1622,12 @@ bool axpy_flat(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state)
   const index_t granule = flat_granule(args);
   if (granule == 0) return false;
   const index_t per_vector = args.lda * element / granule;
+  const index_t one_group_min_bytes =
+      sizeof(TA) == 2 ? policy.axpy_flat_one_group_min_bytes_2byte : policy.flat_one_group_min_bytes;
+  if (policy.axpy_flat == 1 &&
+      flat_one_group_refused(per_vector, args.count * vector_bytes * args.batch, one_group_min_bytes)) {
+    return false;
+  }
   const index_t groups = kBlockThreads / per_vector;
   const index_t unroll = flat_unroll(granule);
   const index_t batch_z = std::min<index_t>(args.batch, kMaxGridZ);

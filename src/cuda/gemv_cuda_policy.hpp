@@ -490,6 +490,23 @@ struct GemvPolicy {
   index_t axpy_flat_max_vector_bytes = 1024;
   index_t axpy_flat_min_bytes = index_t(1) << 20;
   index_t axpy_flat_blocks_per_sm = 2;
+  // Both flat kernels under 1: rows (vectors) of more than kBlockThreads / 2 granules,
+  // one row group a block (2- and 4-byte granules: odd lengths), only in matrices of at
+  // least flat_one_group_min_bytes, 2-byte Axpy vectors of at least
+  // axpy_flat_one_group_min_bytes_2byte; 0 takes them at any size (the rule before the
+  // seventy-third session). Same run, H100 80GB HBM3, three rounds, flat -> the other
+  // kernels (cuBLAS), row N = Dot of R rows of C, row T = Axpy of C outputs: bf16 row N
+  // 4001 x 151 (1.2 MB) 9.39 -> 4.04 us (6.25), 16001 x 151 17.12 -> 5.06 (11.39), 65537
+  // x 151 49.95 -> 17.58 (20.63), 4001 x 201 11.91 -> 4.37 (6.48), 16001 x 129 15.19 ->
+  // 4.67 (11.46); row T 4001 x 151 13.14 -> 7.77 (8.91), 16001 x 255 21.79 -> 10.86
+  // (10.53), 16001 x 129 19.28 -> 7.67 (9.71); fp32 row T 4001 x 151 12.96 -> 8.97
+  // (9.32), 16001 x 151 17.71 -> 9.72 (10.56), 65537 x 151 (40 MB) 34.49 -> 21.62 (20.21),
+  // 65537 x 255 (67 MB) 40.63 -> 39.05 (27.75). But bf16 row T from 20 MB ran faster
+  // flat: 65537 x 151 39.16 against 46.85, 65537 x 255 42.17 / 48.94, hence 16 MiB for
+  // 2-byte Axpy vectors. Not measured: the Dot form's one-group rows from 64 MiB without
+  // the flat kernel (bf16 row N 262145 x 151 flat 187.8 us, cuBLAS 67.4).
+  index_t flat_one_group_min_bytes = index_t(64) << 20;
+  index_t axpy_flat_one_group_min_bytes_2byte = index_t(16) << 20;
   // ... but in one matrix of at least axpy_tma_split_min_bytes, aligned vectors longer
   // than this go to the TMA kernel's splits one block an SM first (axpy_tma_split_wide).
   // Same run, three rounds, row T, 1024 (flat up to 1 KiB) -> 128 (cuBLAS): bf16 131072 x
