@@ -204,8 +204,12 @@ __global__ void __launch_bounds__(kThreads, (kRows == 1 && kUnroll == 4 ? 4 : 2)
       for (int u = 0; u < kUnroll; ++u) {
         const index_t c = base + lane_offset + u * spread;
         // Aligned: a masked word re-reads the last one. Realigned: the word at `to`
-        // is the last word's successor, inside the matrix (see vector_end).
-        const index_t at = !kMasked ? c : kAligned ? min(c, to - V) : min(c, to);
+        // is the last word's successor, inside the matrix (see vector_end); a row on a
+        // 16-byte boundary (shift 0, no successor needed) re-reads its last word too,
+        // since the word at `to` may run past the matrix's end (memcheck, seventy-third
+        // session: bf16 4001 x 151, whose last row starts on a boundary, exact-size
+        // allocation: 2 bytes past).
+        const index_t at = !kMasked ? c : kAligned || shift == 0 ? min(c, to - V) : min(c, to);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
           a[u][r] = kAligned ? load_stream(row[r] + (at - d)) : load_stream(words + at / V);
