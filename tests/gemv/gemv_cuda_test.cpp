@@ -484,6 +484,70 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
   }
 }
 
+// Every kernel family on allocations of the minimal span BLAS asks of the caller: A of
+// (m - 1) * lda + n elements (no padding after the last row), x and y of exactly their
+// lengths, so that a load past an operand's end is outside its allocation and memcheck
+// reports it (the GEMV harness's guard elements hide such loads when their data is
+// dropped). Row-major A with lda = n and n + 1 (the gaps NaN), both forms; counts of 8k + 1
+// rows, whose last row starts on a 16-byte boundary for odd 2-byte lda, and others; under
+// the default policy and policies that force each family where it can run (the flat,
+// held-x, shared-x, balanced, TMA Dot, narrow, realigned, summed-later and TMA Axpy
+// kernels). Exact: sums of signs.
+TEST_F(CudaContextTest, MinimalSpanAllocations) {
+  const fastmv::Context context(Backend::Cuda);
+  struct Restore {
+    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
+  } restore;
+  const char* const policies[] = {
+      "",
+      "axpy_flat=2,dot_flat=2",
+      "dot_held_x=2,dot_held_x_narrow=2",
+      "dot_shared_x=2",
+      "dot_balanced=2",
+      "dot_tma=2",
+      "axpy_narrow=2",
+      "axpy_interleave_unaligned=0,axpy_narrow=0",
+      "axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1,axpy_narrow=0",
+      "axpy_tma_min_bytes=1,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,axpy_flat=0,axpy_narrow=0",
+  };
+  struct Dims {
+    index_t m, n;
+  };
+  const auto check = [&](auto element_tag, Dims shape, index_t lda) {
+    using TA = decltype(element_tag);
+    const index_t span = (shape.m - 1) * lda + shape.n;
+    std::vector<float> A = signs(random(), span);
+    for (index_t i = 0; i + 1 < shape.m; ++i) {
+      for (index_t j = shape.n; j < lda; ++j) A[static_cast<std::size_t>(i * lda + j)] = quiet_nan<float>();
+    }
+    std::vector<TA> A_typed(A.size());
+    for (std::size_t i = 0; i < A.size(); ++i) A_typed[i] = TA(A[i]);
+    const DeviceBuffer<TA> dA = to_device(context, A_typed);
+    for (const Op op : {Op::NoTrans, Op::Trans}) {
+      const index_t outputs = op == Op::NoTrans ? shape.m : shape.n, terms = op == Op::NoTrans ? shape.n : shape.m;
+      const std::vector<float> x = signs(random(), terms);
+      const std::vector<float> want = exact_gemv(op, shape.m, shape.n, A.data(), lda, x);
+      const DeviceBuffer<float> dx = to_device(context, x);
+      for (const char* policy : policies) {
+        fastmv::cuda::set_gemv_policy(policy);
+        DeviceBuffer<float> y =
+            to_device(context, std::vector<float>(static_cast<std::size_t>(outputs), quiet_nan<float>()));
+        fastmv::gemv(context, Layout::RowMajor, op, shape.m, shape.n, 1.0f, dA.data(), lda, dx.data(), 1, 0.0f,
+                     y.data(), 1);
+        EXPECT_TRUE(same_contents(to_host(context, y), want))
+            << (op == Op::Trans ? "A^T x" : "A x") << ", " << (sizeof(TA) == 2 ? "bf16" : "fp32") << " A "
+            << shape.m << " x " << shape.n << " lda " << lda << ", policy '" << policy << "'";
+      }
+    }
+  };
+  for (const Dims shape : {Dims{1025, 101}, Dims{257, 515}, Dims{2051, 37}, Dims{9, 4099}, Dims{35, 1001}}) {
+    for (const index_t extra : {0, 1}) {
+      check(fastmv::bfloat16{}, shape, shape.n + extra);
+      check(float{}, shape, shape.n + extra);
+    }
+  }
+}
+
 TEST_F(CudaContextTest, DeviceBufferMoves) {
   const fastmv::Context context(Backend::Cuda);
   const DeviceBuffer<float> empty;
