@@ -81,6 +81,41 @@ std::vector<float> exact_gemv(Op op, index_t m, index_t n, const float* A, index
   return y;
 }
 
+// Puts the environment's GEMV policy back at the end of a test that installs others.
+struct PolicyReset {
+  ~PolicyReset() { fastmv::cuda::set_gemv_policy(nullptr); }
+};
+
+// Row-major m x n A (leading dimension lda, of TA) in an allocation of its minimal span,
+// (m - 1) * lda + n elements, the gaps NaN, x and y (float) of exactly their lengths, so
+// that a load past an operand's end is outside its allocation and memcheck reports it:
+// y = op(A) x for both ops, beta 0 over NaN, exact (sums of signs) under each policy.
+template <typename TA>
+void expect_exact_under_policies(const fastmv::Context& context, Random& random, index_t m, index_t n, index_t lda,
+                                 const std::vector<const char*>& policies) {
+  std::vector<float> A = signs(random, (m - 1) * lda + n);
+  for (index_t i = 0; i + 1 < m; ++i) {
+    for (index_t j = n; j < lda; ++j) A[static_cast<std::size_t>(i * lda + j)] = quiet_nan<float>();
+  }
+  std::vector<TA> A_typed(A.size());
+  for (std::size_t i = 0; i < A.size(); ++i) A_typed[i] = TA(A[i]);
+  const DeviceBuffer<TA> dA = to_device(context, A_typed);
+  for (const Op op : {Op::NoTrans, Op::Trans}) {
+    const index_t outputs = op == Op::NoTrans ? m : n, terms = op == Op::NoTrans ? n : m;
+    const std::vector<float> x = signs(random, terms);
+    const std::vector<float> want = exact_gemv(op, m, n, A.data(), lda, x);
+    const DeviceBuffer<float> dx = to_device(context, x);
+    for (const char* policy : policies) {
+      fastmv::cuda::set_gemv_policy(policy);
+      DeviceBuffer<float> y = to_device(context, std::vector<float>(static_cast<std::size_t>(outputs), quiet_nan<float>()));
+      fastmv::gemv(context, Layout::RowMajor, op, m, n, 1.0f, dA.data(), lda, dx.data(), 1, 0.0f, y.data(), 1);
+      EXPECT_TRUE(same_contents(to_host(context, y), want))
+          << (op == Op::Trans ? "A^T x" : "A x") << ", " << (sizeof(TA) == 2 ? "bf16" : "fp32") << " A " << m
+          << " x " << n << " lda " << lda << ", policy '" << policy << "'";
+    }
+  }
+}
+
 class CudaContextTest : public BackendTest {};
 
 TEST_F(CudaContextTest, ReportsDeviceAndStream) {
@@ -369,9 +404,7 @@ TEST_F(CudaContextTest, SplitReductionsBackToBackAreExact) {
 // round of 8, a skinny one and a narrow-kernel one.
 TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
   const fastmv::Context context(Backend::Cuda);
-  struct Restore {
-    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
-  } restore;
+  const PolicyReset reset;
   const char* const policies[] = {"axpy_masked_select=2", "", "axpy_masked_select=0",
                                   "axpy_narrow=2,axpy_narrow_pipelined=2", nullptr};
   struct Dims {
@@ -403,9 +436,7 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // matrix (many splits) and a small one. Exact: sums of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
-  struct Restore {
-    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
-  } restore;
+  const PolicyReset reset;
   struct Shape {
     index_t m, n, lda;
   };
@@ -449,38 +480,12 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // on a 16-byte boundary, whose masked loads dot_kernel once read past the end.
 TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
   const fastmv::Context context(Backend::Cuda);
-  struct Restore {
-    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
-  } restore;
-  struct Dims {
-    index_t m, n;
-  };
-  const auto check = [&](auto element_tag, Dims shape, Op op) {
-    using TA = decltype(element_tag);
-    const index_t outputs = op == Op::NoTrans ? shape.m : shape.n, terms = op == Op::NoTrans ? shape.n : shape.m;
-    const std::vector<float> A = signs(random(), shape.m * shape.n);
-    const std::vector<float> x = signs(random(), terms);
-    const std::vector<float> want = exact_gemv(op, shape.m, shape.n, A.data(), shape.n, x);
-    std::vector<TA> A_typed(A.size());
-    for (std::size_t i = 0; i < A.size(); ++i) A_typed[i] = TA(A[i]);
-    const DeviceBuffer<TA> dA = to_device(context, A_typed);
-    const DeviceBuffer<float> dx = to_device(context, x);
-    for (const char* policy : {"flat_one_group_min_bytes=0,axpy_flat_one_group_min_bytes_2byte=0", "",
-                               "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0"}) {
-      fastmv::cuda::set_gemv_policy(policy);
-      DeviceBuffer<float> y = to_device(context, std::vector<float>(static_cast<std::size_t>(outputs), quiet_nan<float>()));
-      fastmv::gemv(context, Layout::RowMajor, op, shape.m, shape.n, 1.0f, dA.data(), shape.n, dx.data(), 1, 0.0f,
-                   y.data(), 1);
-      EXPECT_TRUE(same_contents(to_host(context, y), want))
-          << (op == Op::Trans ? "A^T x" : "A x") << ", " << (sizeof(TA) == 2 ? "bf16" : "fp32") << " A " << shape.m
-          << " x " << shape.n << ", policy " << policy;
-    }
-  };
-  for (const Dims shape : {Dims{4001, 151}, Dims{2049, 201}, Dims{8191, 255}, Dims{1025, 101}}) {
-    for (const Op op : {Op::NoTrans, Op::Trans}) {
-      check(fastmv::bfloat16{}, shape, op);
-      check(float{}, shape, op);
-    }
+  const PolicyReset reset;
+  const std::vector<const char*> policies = {"flat_one_group_min_bytes=0,axpy_flat_one_group_min_bytes_2byte=0", "",
+                                             "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0"};
+  for (const auto& [m, n] : {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}}) {
+    expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n, policies);
+    expect_exact_under_policies<float>(context, random(), m, n, n, policies);
   }
 }
 
@@ -495,10 +500,8 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
 // kernels). Exact: sums of signs.
 TEST_F(CudaContextTest, MinimalSpanAllocations) {
   const fastmv::Context context(Backend::Cuda);
-  struct Restore {
-    ~Restore() { fastmv::cuda::set_gemv_policy(nullptr); }
-  } restore;
-  const char* const policies[] = {
+  const PolicyReset reset;
+  const std::vector<const char*> policies = {
       "",
       "axpy_flat=2,dot_flat=2",
       "dot_held_x=2,dot_held_x_narrow=2",
@@ -510,40 +513,10 @@ TEST_F(CudaContextTest, MinimalSpanAllocations) {
       "axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1,axpy_narrow=0",
       "axpy_tma_min_bytes=1,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,axpy_flat=0,axpy_narrow=0",
   };
-  struct Dims {
-    index_t m, n;
-  };
-  const auto check = [&](auto element_tag, Dims shape, index_t lda) {
-    using TA = decltype(element_tag);
-    const index_t span = (shape.m - 1) * lda + shape.n;
-    std::vector<float> A = signs(random(), span);
-    for (index_t i = 0; i + 1 < shape.m; ++i) {
-      for (index_t j = shape.n; j < lda; ++j) A[static_cast<std::size_t>(i * lda + j)] = quiet_nan<float>();
-    }
-    std::vector<TA> A_typed(A.size());
-    for (std::size_t i = 0; i < A.size(); ++i) A_typed[i] = TA(A[i]);
-    const DeviceBuffer<TA> dA = to_device(context, A_typed);
-    for (const Op op : {Op::NoTrans, Op::Trans}) {
-      const index_t outputs = op == Op::NoTrans ? shape.m : shape.n, terms = op == Op::NoTrans ? shape.n : shape.m;
-      const std::vector<float> x = signs(random(), terms);
-      const std::vector<float> want = exact_gemv(op, shape.m, shape.n, A.data(), lda, x);
-      const DeviceBuffer<float> dx = to_device(context, x);
-      for (const char* policy : policies) {
-        fastmv::cuda::set_gemv_policy(policy);
-        DeviceBuffer<float> y =
-            to_device(context, std::vector<float>(static_cast<std::size_t>(outputs), quiet_nan<float>()));
-        fastmv::gemv(context, Layout::RowMajor, op, shape.m, shape.n, 1.0f, dA.data(), lda, dx.data(), 1, 0.0f,
-                     y.data(), 1);
-        EXPECT_TRUE(same_contents(to_host(context, y), want))
-            << (op == Op::Trans ? "A^T x" : "A x") << ", " << (sizeof(TA) == 2 ? "bf16" : "fp32") << " A "
-            << shape.m << " x " << shape.n << " lda " << lda << ", policy '" << policy << "'";
-      }
-    }
-  };
-  for (const Dims shape : {Dims{1025, 101}, Dims{257, 515}, Dims{2051, 37}, Dims{9, 4099}, Dims{35, 1001}}) {
+  for (const auto& [m, n] : {std::pair<index_t, index_t>{1025, 101}, {257, 515}, {2051, 37}, {9, 4099}, {35, 1001}}) {
     for (const index_t extra : {0, 1}) {
-      check(fastmv::bfloat16{}, shape, shape.n + extra);
-      check(float{}, shape, shape.n + extra);
+      expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n + extra, policies);
+      expect_exact_under_policies<float>(context, random(), m, n, n + extra, policies);
     }
   }
 }
