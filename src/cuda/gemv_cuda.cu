@@ -1877,7 +1877,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // it is faster (bf16 131072 x 4, 0.5 MiB: 6.26 against 7.07 staged).
   const bool staged_size = matrix_bytes >= policy.axpy_staged_min_bytes ||
                            (aligned && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes);
-  if (args.length <= kStagedMaxLength &&
+  if (args.length <= kAxpyStagedMaxLength &&
       args.length * static_cast<index_t>(sizeof(TA)) <= policy.axpy_staged_max_vector_bytes &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V && staged_size) {
     // Short vectors the flat kernel left (axpy_staged_kernel): chunks of whole vectors of at most

@@ -7,6 +7,8 @@
 // speed does.
 #pragma once
 
+#include <limits>
+
 #include "fastmv/types.hpp"
 
 namespace fastmv::kernels::cuda {
@@ -492,7 +494,7 @@ struct GemvPolicy {
   index_t axpy_flat_blocks_per_sm = 2;
   // Both flat kernels under 1: rows (vectors) of more than kBlockThreads / 2 granules,
   // one row group a block (2- and 4-byte granules: odd lengths), only in matrices of at
-  // least flat_one_group_min_bytes, 2-byte Axpy vectors of at least
+  // least flat_one_group_min_bytes (by default none), 2-byte Axpy vectors of at least
   // axpy_flat_one_group_min_bytes_2byte; 0 takes them at any size (the rule before the
   // seventy-third session). Same run, H100 80GB HBM3, three rounds, flat -> the other
   // kernels (cuBLAS), row N = Dot of R rows of C, row T = Axpy of C outputs: bf16 row N
@@ -503,9 +505,12 @@ struct GemvPolicy {
   // (9.32), 16001 x 151 17.71 -> 9.72 (10.56), 65537 x 151 (40 MB) 34.49 -> 21.62 (20.21),
   // 65537 x 255 (67 MB) 40.63 -> 39.05 (27.75). But bf16 row T from 20 MB ran faster
   // flat: 65537 x 151 39.16 against 46.85, 65537 x 255 42.17 / 48.94, hence 16 MiB for
-  // 2-byte Axpy vectors. Not measured: the Dot form's one-group rows from 64 MiB without
-  // the flat kernel (bf16 row N 262145 x 151 flat 187.8 us, cuBLAS 67.4).
-  index_t flat_one_group_min_bytes = index_t(64) << 20;
+  // 2-byte Axpy vectors. From 64 MiB too the other kernels read the Dot form's rows and
+  // 4-byte Axpy vectors faster (seventy-fourth session, same run, three rounds, flat ->
+  // without): bf16 row N 262145 x 151 187.8 -> 65.1 us, 1048577 x 201 973.1 -> 267.6;
+  // fp32 row T 262145 x 151 101.4 -> 68.3, 262145 x 255 125.1 -> 107.7; 1048577 x 201
+  // 418.4 -> 427.2 the one loss (2 %). Hence no size (the largest index_t) by default.
+  index_t flat_one_group_min_bytes = std::numeric_limits<index_t>::max();
   index_t axpy_flat_one_group_min_bytes_2byte = index_t(16) << 20;
   // ... but in one matrix of at least axpy_tma_split_min_bytes, aligned vectors longer
   // than this go to the TMA kernel's splits one block an SM first (axpy_tma_split_wide).

@@ -471,10 +471,13 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 }
 
 // GemvPolicy::flat_one_group_min_bytes: rows (vectors) of more than 128 granules, one
-// row group a flat block, go to the flat kernels only in large matrices by default, at
-// any size under 0, everywhere under dot_flat=2,axpy_flat=2, nowhere under 0. The same
-// sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte for
-// fp32), both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of signs.
+// row group a flat block, go to the flat kernels only from a size (2-byte Axpy vectors)
+// or never by default, at any size under 0, everywhere under dot_flat=2,axpy_flat=2,
+// nowhere under 0; the staged Axpy kernel takes vectors of up to a block's 256 threads
+// under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector). The
+// same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
+// for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
+// signs.
 // Allocations of exactly the matrix (the harness's guards would hide a read past its
 // end from memcheck): in 4001 x 151, 2049 x 201 and 1025 x 101 bf16 the last row starts
 // on a 16-byte boundary, whose masked loads dot_kernel once read past the end.
@@ -482,8 +485,11 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
   const fastmv::Context context(Backend::Cuda);
   const PolicyReset reset;
   const std::vector<const char*> policies = {"flat_one_group_min_bytes=0,axpy_flat_one_group_min_bytes_2byte=0", "",
-                                             "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0"};
-  for (const auto& [m, n] : {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}}) {
+                                             "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0",
+                                             "axpy_staged_max_vector_bytes=1024",
+                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0"};
+  for (const auto& [m, n] :
+       {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}, {3001, 256}, {33, 129}}) {
     expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n, policies);
     expect_exact_under_policies<float>(context, random(), m, n, n, policies);
   }
@@ -496,7 +502,7 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
 // dropped). Row-major A with lda = n and n + 1 (the gaps NaN), both forms; counts of 8k + 1
 // rows, whose last row starts on a 16-byte boundary for odd 2-byte lda, and others; under
 // the default policy and policies that force each family where it can run (the flat,
-// held-x, shared-x, balanced, TMA Dot, narrow, realigned, summed-later and TMA Axpy
+// held-x, shared-x, balanced, TMA Dot, narrow, realigned, summed-later, TMA and staged Axpy
 // kernels). Exact: sums of signs.
 TEST_F(CudaContextTest, MinimalSpanAllocations) {
   const fastmv::Context context(Backend::Cuda);
@@ -512,6 +518,7 @@ TEST_F(CudaContextTest, MinimalSpanAllocations) {
       "axpy_interleave_unaligned=0,axpy_narrow=0",
       "axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1,axpy_narrow=0",
       "axpy_tma_min_bytes=1,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,axpy_flat=0,axpy_narrow=0",
+      "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
   };
   for (const auto& [m, n] : {std::pair<index_t, index_t>{1025, 101}, {257, 515}, {2051, 37}, {9, 4099}, {35, 1001}}) {
     for (const index_t extra : {0, 1}) {

@@ -737,7 +737,7 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
   }
 }
 
-// Axpy form with short stored vectors (at most kStagedMaxLength elements, lda little
+// Axpy form with short stored vectors (at most kAxpyStagedMaxLength elements, lda little
 // more; tall-skinny row-major A^T, short-wide column-major A), where a tile of outputs
 // per block would leave most of each warp's lanes past the vector's end (fp32 4194304 x
 // 4 row T: 0.30x cuBLAS on the TMA kernel, 0.56x on axpy_kernel). A block walks chunks

@@ -406,9 +406,10 @@ __device__ __forceinline__ unsigned low_bits(const T& value) {
 }
 
 // The staged kernels (dot_staged_kernel, axpy_staged_kernel): stored vectors of at
-// most kStagedMaxLength elements, read as contiguous spans of A of up to
-// kStagedTileBytes through shared memory.
+// most kStagedMaxLength elements (the Axpy form's: kAxpyStagedMaxLength, a thread an
+// output), read as contiguous spans of A of up to kStagedTileBytes through shared memory.
 constexpr index_t kStagedMaxLength = 32;
+constexpr index_t kAxpyStagedMaxLength = kBlockThreads;
 constexpr int kStagedTileBytes = 16384;
 constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
 
