@@ -338,6 +338,14 @@ bool flat_one_group_refused(index_t per_row, index_t matrix_bytes, index_t min_b
   return per_row > kBlockThreads / 2 && matrix_bytes < min_bytes;
 }
 
+// Whether the flat kernels would hold one row (vector) group a block: a granule, and
+// more than kBlockThreads / 2 of them a stored vector.
+template <typename TA, typename TX, typename TY, typename Acc>
+bool flat_one_group(const GemvArgs<TA, TX, TY, Acc>& args) {
+  const index_t granule = flat_granule(args);
+  return granule != 0 && args.lda * static_cast<index_t>(sizeof(TA)) / granule > kBlockThreads / 2;
+}
+
 // go(kernel_for(std::integral_constant<int, G>{})) for a granule G of 16, 8, 4 or 2
 // bytes (flat_granule's; none narrower than an element is instantiated), else false.
 template <typename TA, typename KernelFor, typename Go>
@@ -1868,7 +1876,21 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
     return;
   }
-  if (axpy_flat(args, state)) return;
+  // 2-byte vectors of 129-256 elements that the flat kernel would read one a block, from
+  // axpy_staged_one_group_min_bytes_2byte: the staged kernel (below) instead. Same run,
+  // three rounds, row T, flat -> staged (cuBLAS): bf16 131073 x 151 (40 MB) 64.9 -> 50.7
+  // us (43.3), 262145 x 151 114.5 -> 75.7 (105.6), 2097153 x 151 834 -> 426 (368), 524289
+  // x 129 217 -> 117 (109), 262145 x 201 119 -> 86 (94), 1048577 x 201 433 -> 270 (296),
+  // 262145 x 255 121 -> 98 (97), 98305 x 255 (50 MB) 55.6 -> 53.8; below 32 MiB even or
+  // slower (65537 x 151 38.9 -> 38.7, x 255 42.0 -> 44.0; 32001 x 255 26.3 -> 36.0, the
+  // register kernel's under 16 MiB). fp32 vectors ran 1.4-4.6x slower staged. As built,
+  // against the rule off: 1.03-2.19x faster at the 11 points from 32 MiB measured (4194305
+  // x 129 1654 -> 754 us, cuBLAS 642), even below.
+  const bool staged_one_group = sizeof(TA) == 2 && policy.axpy_flat != 2 &&
+                                policy.axpy_staged_one_group_min_bytes_2byte > 0 &&
+                                matrix_bytes >= policy.axpy_staged_one_group_min_bytes_2byte &&
+                                args.length <= kAxpyStagedMaxLength && flat_one_group(args);
+  if (!staged_one_group && axpy_flat(args, state)) return;
 
   // Smaller matrices only where the TMA kernel would take them (aligned, from
   // axpy_tma_min_bytes): its boxes of short vectors are mostly zeros. Same run, three
@@ -1878,7 +1900,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   const bool staged_size = matrix_bytes >= policy.axpy_staged_min_bytes ||
                            (aligned && policy.axpy_tma_min_bytes > 0 && matrix_bytes >= policy.axpy_tma_min_bytes);
   if (args.length <= kAxpyStagedMaxLength &&
-      args.length * static_cast<index_t>(sizeof(TA)) <= policy.axpy_staged_max_vector_bytes &&
+      (args.length * static_cast<index_t>(sizeof(TA)) <= policy.axpy_staged_max_vector_bytes || staged_one_group) &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V && staged_size) {
     // Short vectors the flat kernel left (axpy_staged_kernel): chunks of whole vectors of at most
     // kStagedTileBytes (and kStagedMaxXPerThread x per thread), as many blocks as are

@@ -471,6 +471,10 @@ struct GemvPolicy {
   // gemv_cuda.cu).
   index_t axpy_staged_max_vector_bytes = 32;
   index_t axpy_staged_min_bytes = index_t(2) << 20;
+  // ... and 2-byte vectors of up to kAxpyStagedMaxLength elements that the flat kernel
+  // would read one a block (odd lengths from 129), in matrices of at least this (0:
+  // never; see axpy() in gemv_cuda.cu).
+  index_t axpy_staged_one_group_min_bytes_2byte = index_t(32) << 20;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
   // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it
@@ -509,7 +513,8 @@ struct GemvPolicy {
   // 4-byte Axpy vectors faster (seventy-fourth session, same run, three rounds, flat ->
   // without): bf16 row N 262145 x 151 187.8 -> 65.1 us, 1048577 x 201 973.1 -> 267.6;
   // fp32 row T 262145 x 151 101.4 -> 68.3, 262145 x 255 125.1 -> 107.7; 1048577 x 201
-  // 418.4 -> 427.2 the one loss (2 %). Hence no size (the largest index_t) by default.
+  // 418.4 -> 427.2 the one loss (2 %; 424 -> 447 in the next run). Hence no size (the largest
+  // index_t) by default.
   index_t flat_one_group_min_bytes = std::numeric_limits<index_t>::max();
   index_t axpy_flat_one_group_min_bytes_2byte = index_t(16) << 20;
   // ... but in one matrix of at least axpy_tma_split_min_bytes, aligned vectors longer

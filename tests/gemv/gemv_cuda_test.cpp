@@ -474,7 +474,8 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // row group a flat block, go to the flat kernels only from a size (2-byte Axpy vectors)
 // or never by default, at any size under 0, everywhere under dot_flat=2,axpy_flat=2,
 // nowhere under 0; the staged Axpy kernel takes vectors of up to a block's 256 threads
-// under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector). The
+// under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector), and
+// 2-byte one-group vectors at any size under axpy_staged_one_group_min_bytes_2byte=1. The
 // same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
 // for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
 // signs.
@@ -487,7 +488,8 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
   const std::vector<const char*> policies = {"flat_one_group_min_bytes=0,axpy_flat_one_group_min_bytes_2byte=0", "",
                                              "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0",
                                              "axpy_staged_max_vector_bytes=1024",
-                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0"};
+                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
+                                             "axpy_staged_one_group_min_bytes_2byte=1"};
   for (const auto& [m, n] :
        {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}, {3001, 256}, {33, 129}}) {
     expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n, policies);
