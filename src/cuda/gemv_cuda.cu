@@ -1886,9 +1886,12 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // register kernel's under 16 MiB). fp32 vectors ran 1.4-4.6x slower staged. As built,
   // against the rule off: 1.03-2.19x faster at the 11 points from 32 MiB measured (4194305
   // x 129 1654 -> 754 us, cuBLAS 642), even below.
+  // (Never under the staged kernel's own minimum, axpy_staged_min_bytes: it would then
+  // decline what the flat kernel was refused.)
   const bool staged_one_group = sizeof(TA) == 2 && policy.axpy_flat != 2 &&
                                 policy.axpy_staged_one_group_min_bytes_2byte > 0 &&
                                 matrix_bytes >= policy.axpy_staged_one_group_min_bytes_2byte &&
+                                matrix_bytes >= policy.axpy_staged_min_bytes &&
                                 args.length <= kAxpyStagedMaxLength && flat_one_group(args);
   if (!staged_one_group && axpy_flat(args, state)) return;
 

@@ -475,7 +475,8 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // or never by default, at any size under 0, everywhere under dot_flat=2,axpy_flat=2,
 // nowhere under 0; the staged Axpy kernel takes vectors of up to a block's 256 threads
 // under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector), and
-// 2-byte one-group vectors at any size under axpy_staged_one_group_min_bytes_2byte=1. The
+// 2-byte one-group vectors from its own 2 MiB under axpy_staged_one_group_min_bytes_2byte=1
+// (here bf16 8191 x 255; the smaller shapes go where the defaults send them). The
 // same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
 // for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
 // signs.
