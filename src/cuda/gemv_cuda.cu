@@ -1906,7 +1906,7 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       (args.length * static_cast<index_t>(sizeof(TA)) <= policy.axpy_staged_max_vector_bytes || staged_one_group) &&
       args.lda <= policy.staged_max_lda_over_length * args.length + V && staged_size) {
     // Short vectors the flat kernel left (axpy_staged_kernel): chunks of whole vectors of at most
-    // kStagedTileBytes (and kStagedMaxXPerThread x per thread), as many blocks as are
+    // axpy_staged_chunk_bytes (and kStagedMaxXPerThread x per thread), as many blocks as are
     // resident at once (each walks its chunks; fewer when there are fewer chunks), the
     // blocks' partial sums added by the last (finish_tile). Same run, three rounds,
     // against the kernels below: fp32 row T 33554432 x 2 453 -> 145 us (cuBLAS 231),
@@ -1916,26 +1916,32 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 26.8), and small matrices (fp32 100003 x 3 5.9 -> 7.3: one chunk a block, then the
     // split handshake).
     const index_t row_bytes = args.lda * static_cast<index_t>(sizeof(TA));
+    const index_t chunk_bytes = std::clamp<index_t>(policy.axpy_staged_chunk_bytes, 1, kStagedMaxChunkBytes);
     args.rows_per_block = std::max<index_t>(
-        1, std::min({kStagedTileBytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
+        1, std::min({chunk_bytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
     const std::size_t shared = static_cast<std::size_t>(
         staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)) +
         args.rows_per_block * static_cast<index_t>(sizeof(Acc)));
-    const auto kernel = axpy_staged_kernel<TA, TX, TY, Acc>;
-    const index_t slots = resident_blocks(kernel, shared) * state.multiprocessors;
+    const auto finishing = axpy_staged_kernel<TA, TX, TY, Acc, false>;
+    const auto summed_later = axpy_staged_kernel<TA, TX, TY, Acc, true>;
+    const index_t slots = resident_blocks(finishing, shared) * state.multiprocessors;
     index_t splits = std::min(ceil_div(args.count, args.rows_per_block), std::max<index_t>(1, slots / batch_z));
     if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
     args.splits = static_cast<int>(splits);
     args.split_length = args.rows_per_block;
     if (splits > 1) attach_axpy_partials(args, 1, splits, state);
+    const bool sum_later = splits > 1 && policy.axpy_staged_sum_kernel != 0;
+    const auto kernel = sum_later ? summed_later : finishing;
+    if (sum_later) resident_blocks(kernel, shared);  // allows `shared`
     if (policy.trace) {
       trace_call("axpy staged", args);
-      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)\n",
+      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)%s\n",
                    static_cast<long long>(args.rows_per_block), static_cast<long long>(splits * batch_z),
-                   static_cast<long long>(slots));
+                   static_cast<long long>(slots), sum_later ? ", sums by a second kernel" : "");
     }
     launch(kernel, dim3(1, static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)), shared, state,
            early_launch(state), 0, args);
+    if (sum_later) launch_split_sums(args, state);
     return;
   }
   if (axpy_narrow(args, aligned, state)) return;

@@ -196,6 +196,8 @@ GemvPolicy parse(const char* text) {
       {"flat_one_group_min_bytes", &policy.flat_one_group_min_bytes},
       {"axpy_flat_one_group_min_bytes_2byte", &policy.axpy_flat_one_group_min_bytes_2byte},
       {"axpy_staged_one_group_min_bytes_2byte", &policy.axpy_staged_one_group_min_bytes_2byte},
+      {"axpy_staged_chunk_bytes", &policy.axpy_staged_chunk_bytes},
+      {"axpy_staged_sum_kernel", &policy.axpy_staged_sum_kernel},
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_flat_fast_memory_256_min_bytes", &policy.axpy_flat_fast_memory_256_min_bytes},

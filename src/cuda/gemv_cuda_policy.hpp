@@ -475,6 +475,13 @@ struct GemvPolicy {
   // would read one a block (odd lengths from 129), in matrices of at least this (0:
   // never; see axpy() in gemv_cuda.cu).
   index_t axpy_staged_one_group_min_bytes_2byte = index_t(32) << 20;
+  // The staged Axpy kernel's chunk of A a block copies at a time (16 KiB, as the Dot
+  // form's; at most 96 KiB), and where its grid is split, who adds the splits' partial
+  // sums: each tile's last block (0) or a second kernel launched early after it (1,
+  // axpy_split_sum_kernel). Candidates for vectors of 129-256 elements (one group of
+  // threads a block; not yet measured).
+  index_t axpy_staged_chunk_bytes = 16384;
+  index_t axpy_staged_sum_kernel = 0;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
   // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it

@@ -433,14 +433,17 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // leave room for it) give the products that the last-block handshake gives (0):
 // row-major A^T x in bf16 with odd lda, a batch of two whose second matrix starts off a
 // boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps left alone; a large
-// matrix (many splits) and a small one. Exact: sums of signs.
+// matrix (many splits) and a small one. The same for the staged kernel's split grids
+// (GemvPolicy::axpy_staged_sum_kernel; 20001 vectors of 151, chunks of 16 KiB and of an
+// odd 40000 bytes). Exact: sums of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
   const PolicyReset reset;
   struct Shape {
     index_t m, n, lda;
   };
-  for (const Shape shape : {Shape{2561, 2561, 2561}, Shape{700, 515, 517}, Shape{4100, 1031, 1033}}) {
+  for (const Shape shape :
+       {Shape{2561, 2561, 2561}, Shape{700, 515, 517}, Shape{4100, 1031, 1033}, Shape{20001, 151, 153}}) {
     constexpr index_t kBatch = 2, kIncy = 2;
     const index_t stride_a = shape.m * shape.lda + 3, stride_y = shape.n * kIncy;
     const std::vector<float> A = signs(random(), stride_a * kBatch);
@@ -459,7 +462,11 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
     }
     const DeviceBuffer<fastmv::bfloat16> dA = to_device(context, A16);
     const DeviceBuffer<float> dx = to_device(context, x);
-    for (const char* policy : {"axpy_sum_kernel=2,axpy_narrow=0", "axpy_sum_kernel=0,axpy_narrow=0", "axpy_narrow=0"}) {
+    for (const char* policy :
+         {"axpy_sum_kernel=2,axpy_narrow=0", "axpy_sum_kernel=0,axpy_narrow=0", "axpy_narrow=0",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=0",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000"}) {
       fastmv::cuda::set_gemv_policy(policy);
       DeviceBuffer<float> y = to_device(context, y0);
       fastmv::gemv_strided_batched(context, Layout::RowMajor, Op::Trans, shape.m, shape.n, 2.0f, dA.data(), shape.lda,
@@ -476,7 +483,9 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // nowhere under 0; the staged Axpy kernel takes vectors of up to a block's 256 threads
 // under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector), and
 // 2-byte one-group vectors from its own 2 MiB under axpy_staged_one_group_min_bytes_2byte=1
-// (here bf16 8191 x 255; the smaller shapes go where the defaults send them). The
+// (here bf16 8191 x 255; the smaller shapes go where the defaults send them), and in
+// chunks of 96 KiB with the split sums by a second kernel (axpy_staged_chunk_bytes,
+// axpy_staged_sum_kernel). The
 // same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
 // for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
 // signs.
@@ -490,7 +499,9 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
                                              "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0",
                                              "axpy_staged_max_vector_bytes=1024",
                                              "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
-                                             "axpy_staged_one_group_min_bytes_2byte=1"};
+                                             "axpy_staged_one_group_min_bytes_2byte=1",
+                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,"
+                                             "axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=98304"};
   for (const auto& [m, n] :
        {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}, {3001, 256}, {33, 129}}) {
     expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n, policies);
@@ -522,6 +533,7 @@ TEST_F(CudaContextTest, MinimalSpanAllocations) {
       "axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1,axpy_narrow=0",
       "axpy_tma_min_bytes=1,axpy_tma_unaligned=2,axpy_tma_unaligned_min_bytes=0,axpy_flat=0,axpy_narrow=0",
       "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
+      "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_staged_sum_kernel=1",
   };
   for (const auto& [m, n] : {std::pair<index_t, index_t>{1025, 101}, {257, 515}, {2051, 37}, {9, 4099}, {35, 1001}}) {
     for (const index_t extra : {0, 1}) {

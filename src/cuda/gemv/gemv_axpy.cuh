@@ -745,10 +745,12 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
 // one contiguous span of A copied to shared memory (stage_span) with its part of x;
 // thread t adds output t % length over vectors t / length, t / length + groups, ...
 // (threads side by side read elements side by side). At the end the block's groups add
-// up in shared memory and the blocks, the splits of the one tile, through finish_tile.
+// up in shared memory and the blocks, the splits of the one tile, through finish_tile,
+// or (kSumLater, GemvPolicy::axpy_staged_sum_kernel) each block stores its sums in
+// args.partials and axpy_split_sum_kernel, launched after it, adds them.
 constexpr index_t kStagedMaxXPerThread = 16;  // rows_per_block <= 16 * kBlockThreads
 
-template <typename TA, typename TX, typename TY, typename Acc>
+template <typename TA, typename TX, typename TY, typename Acc, bool kSumLater = false>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_staged_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   extern __shared__ uint4 staged_words[];
@@ -808,7 +810,12 @@ __global__ void __launch_bounds__(kBlockThreads)
     __syncthreads();
     if (o < length && member == 0) reduced[o] = total;
     __syncthreads();
-    finish_tile<TY, Acc>(args, y, b, blockIdx.x, 0, length, args.length, [&](int t) { return reduced[t]; });
+    if constexpr (kSumLater) {
+      Acc* mine = args.partials + (b * args.splits + blockIdx.y) * args.length;
+      for (int t = threadIdx.x; t < length; t += blockDim.x) mine[t] = reduced[t];
+    } else {
+      finish_tile<TY, Acc>(args, y, b, blockIdx.x, 0, length, args.length, [&](int t) { return reduced[t]; });
+    }
     __syncthreads();
   }
 }

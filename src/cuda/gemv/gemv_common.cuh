@@ -411,6 +411,7 @@ __device__ __forceinline__ unsigned low_bits(const T& value) {
 constexpr index_t kStagedMaxLength = 32;
 constexpr index_t kAxpyStagedMaxLength = kBlockThreads;
 constexpr int kStagedTileBytes = 16384;
+constexpr index_t kStagedMaxChunkBytes = 98304;  // GemvPolicy::axpy_staged_chunk_bytes at most
 constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
 
 // Shared memory for a staged span of `rows` stored vectors: their span of A with the
@@ -419,10 +420,11 @@ __host__ __device__ inline index_t staged_span_bytes(index_t rows, index_t lda, 
   return (((rows - 1) * lda + length) * element + 32 + 15) / 16 * 16;
 }
 
-// Copies the span [begin, end) of A (at most kStagedTileBytes + 16 bytes) into shared
-// memory so that each element keeps its address modulo 16: whole 16-byte words are
-// copied as words, the partial words at either end element by element. Returns where
-// `begin` landed. The caller synchronizes before reading.
+// Copies the span [begin, end) of A (kStagedTileBytes + 16 bytes or so; a longer span
+// takes more than one round of loads) into shared memory so that each element keeps its
+// address modulo 16: whole 16-byte words are copied as words, the partial words at either
+// end element by element. Returns where `begin` landed. The caller synchronizes before
+// reading.
 //
 // kStagedCopyUnroll words a thread loaded before the first is stored: each store
 // waits for its load, so one word at a time kept a single load in flight per thread.
