@@ -1916,9 +1916,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 26.8), and small matrices (fp32 100003 x 3 5.9 -> 7.3: one chunk a block, then the
     // split handshake).
     const index_t row_bytes = args.lda * static_cast<index_t>(sizeof(TA));
-    const index_t chunk_bytes = std::clamp<index_t>(policy.axpy_staged_chunk_bytes, 1, kStagedMaxChunkBytes);
     args.rows_per_block = std::max<index_t>(
-        1, std::min({chunk_bytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
+        1, std::min({policy.axpy_staged_chunk_bytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
     const std::size_t shared = static_cast<std::size_t>(
         staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)) +
         args.rows_per_block * static_cast<index_t>(sizeof(Acc)));

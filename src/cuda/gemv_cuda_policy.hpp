@@ -13,6 +13,9 @@
 
 namespace fastmv::kernels::cuda {
 
+// GemvPolicy::axpy_staged_chunk_bytes at most (the staged Axpy kernel's shared memory).
+constexpr index_t kAxpyStagedMaxChunkBytes = 98304;
+
 struct GemvPolicy {
   // A fast memory system: at least this many GB/s of peak DRAM bandwidth an SM
   // (CudaState::memory_gbps_per_sm; 0: none is). The thresholds below were tuned on an
@@ -480,7 +483,7 @@ struct GemvPolicy {
   // sums: each tile's last block (0) or a second kernel launched early after it (1,
   // axpy_split_sum_kernel). Candidates for vectors of 129-256 elements (one group of
   // threads a block; not yet measured).
-  index_t axpy_staged_chunk_bytes = 16384;
+  index_t axpy_staged_chunk_bytes = 16384;  // at most kAxpyStagedMaxChunkBytes (below)
   index_t axpy_staged_sum_kernel = 0;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at

@@ -644,6 +644,19 @@ TEST(CudaGemvPolicyTest, MalformedPolicyThrows) {
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_sum_kernel=3"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=2"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=98305"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=0"), fastmv::InvalidArgument);
+  fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=98304");
+  // The message names the item and its value once.
+  try {
+    fastmv::cuda::set_gemv_policy("no_such_knob=17");
+    ADD_FAILURE() << "no_such_knob=17 accepted";
+  } catch (const fastmv::InvalidArgument& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("no_such_knob"), std::string::npos) << message;
+    EXPECT_EQ(message.find("no_such_knob=17"), std::string::npos) << message;
+  }
   fastmv::cuda::set_gemv_policy(nullptr);
 }
 

@@ -411,7 +411,6 @@ __device__ __forceinline__ unsigned low_bits(const T& value) {
 constexpr index_t kStagedMaxLength = 32;
 constexpr index_t kAxpyStagedMaxLength = kBlockThreads;
 constexpr int kStagedTileBytes = 16384;
-constexpr index_t kStagedMaxChunkBytes = 98304;  // GemvPolicy::axpy_staged_chunk_bytes at most
 constexpr int kStagedCopyUnroll = 4;  // a whole tile's words in flight: 16384 / 256 / 16
 
 // Shared memory for a staged span of `rows` stored vectors: their span of A with the
