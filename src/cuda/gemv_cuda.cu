@@ -1876,22 +1876,27 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
       axpy_tma(args, matrix_bytes >= tma_max_bytes, state)) {
     return;
   }
-  // 2-byte vectors of 129-256 elements that the flat kernel would read one a block, from
-  // axpy_staged_one_group_min_bytes_2byte: the staged kernel (below) instead. Same run,
-  // three rounds, row T, flat -> staged (cuBLAS): bf16 131073 x 151 (40 MB) 64.9 -> 50.7
-  // us (43.3), 262145 x 151 114.5 -> 75.7 (105.6), 2097153 x 151 834 -> 426 (368), 524289
-  // x 129 217 -> 117 (109), 262145 x 201 119 -> 86 (94), 1048577 x 201 433 -> 270 (296),
-  // 262145 x 255 121 -> 98 (97), 98305 x 255 (50 MB) 55.6 -> 53.8; below 32 MiB even or
-  // slower (65537 x 151 38.9 -> 38.7, x 255 42.0 -> 44.0; 32001 x 255 26.3 -> 36.0, the
-  // register kernel's under 16 MiB). fp32 vectors ran 1.4-4.6x slower staged. As built,
-  // against the rule off: 1.03-2.19x faster at the 11 points from 32 MiB measured (4194305
-  // x 129 1654 -> 754 us, cuBLAS 642), even below.
-  // (Never under the staged kernel's own minimum, axpy_staged_min_bytes: it would then
-  // decline what the flat kernel was refused.)
-  const bool staged_one_group = sizeof(TA) == 2 && policy.axpy_flat != 2 &&
-                                policy.axpy_staged_one_group_min_bytes_2byte > 0 &&
-                                matrix_bytes >= policy.axpy_staged_one_group_min_bytes_2byte &&
-                                matrix_bytes >= policy.axpy_staged_min_bytes &&
+  // Vectors of 129-256 elements that the flat kernel would read one a block, 2-byte from
+  // axpy_staged_one_group_min_bytes_2byte, 4-byte from _4byte: the staged kernel (below)
+  // instead, in chunks of axpy_staged_one_group_chunk_bytes with the split sums by a
+  // second kernel (axpy_staged_sum_kernel 2). Seventy-fourth session, same run, three
+  // rounds, 2-byte from 32 MiB in 16 KiB chunks, flat -> staged (cuBLAS): bf16 row T
+  // 262145 x 151 114.8 -> 75.8 us (105.6), 1048577 x 201 433.8 -> 269.7 (297), 4194305
+  // x 129 1654 -> 754 (642); fp32 1.4-4.6x slower. Seventy-fifth session, same run, three
+  // rounds, the rule then -> 64 KiB chunks and the second kernel's sums (cuBLAS): bf16
+  // 32001 x 255 (16 MB) 26.3 -> 16.7 (11.8), 65537 x 151 39.1 -> 21.3 (18.1), 131073 x
+  // 129 49.2 -> 37.1 (41.1), 262145 x 255 98.2 -> 67.3 (97.5), 1048577 x 201 269.7 ->
+  // 206.8 (297.0), 4194305 x 129 754 -> 573 (642); but 16001 x 255 (8 MB) 10.9 -> 12.2
+  // and 8001 x 151 8.9 -> 13.3. fp32: 524289 x 201 (421 MB) 195.0 -> 163.9 (cuBLAS
+  // 167), 1048577 x 201 446.7 -> 309.1 (331), 2097153 x 255 1179 -> 722 (771), 4194305 x
+  // 129 1716 -> 787 (934); but 524289 x 129 (270 MB) 104.1 -> 116.4 and 65537 x 151 22.1
+  // -> 26.1 (tuning log). (Never under the staged kernel's own minimum,
+  // axpy_staged_min_bytes: it would then decline what the flat kernel was refused.)
+  const index_t one_group_min_bytes = sizeof(TA) == 2   ? policy.axpy_staged_one_group_min_bytes_2byte
+                                      : sizeof(TA) == 4 ? policy.axpy_staged_one_group_min_bytes_4byte
+                                                        : 0;
+  const bool staged_one_group = policy.axpy_flat != 2 && one_group_min_bytes > 0 &&
+                                matrix_bytes >= one_group_min_bytes && matrix_bytes >= policy.axpy_staged_min_bytes &&
                                 args.length <= kAxpyStagedMaxLength && flat_one_group(args);
   if (!staged_one_group && axpy_flat(args, state)) return;
 
@@ -1916,8 +1921,9 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     // 26.8), and small matrices (fp32 100003 x 3 5.9 -> 7.3: one chunk a block, then the
     // split handshake).
     const index_t row_bytes = args.lda * static_cast<index_t>(sizeof(TA));
+    const index_t chunk_bytes = staged_one_group ? policy.axpy_staged_one_group_chunk_bytes : policy.axpy_staged_chunk_bytes;
     args.rows_per_block = std::max<index_t>(
-        1, std::min({policy.axpy_staged_chunk_bytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
+        1, std::min({chunk_bytes / row_bytes, kStagedMaxXPerThread * kBlockThreads, args.count}));
     const std::size_t shared = static_cast<std::size_t>(
         staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)) +
         args.rows_per_block * static_cast<index_t>(sizeof(Acc)));
@@ -1929,7 +1935,8 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     args.splits = static_cast<int>(splits);
     args.split_length = args.rows_per_block;
     if (splits > 1) attach_axpy_partials(args, 1, splits, state);
-    const bool sum_later = splits > 1 && policy.axpy_staged_sum_kernel != 0;
+    const bool sum_later =
+        splits > 1 && (policy.axpy_staged_sum_kernel == 1 || (policy.axpy_staged_sum_kernel == 2 && staged_one_group));
     const auto kernel = sum_later ? summed_later : finishing;
     if (sum_later) resident_blocks(kernel, shared);  // allows `shared`
     if (policy.trace) {

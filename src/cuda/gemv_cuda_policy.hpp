@@ -13,7 +13,8 @@
 
 namespace fastmv::kernels::cuda {
 
-// GemvPolicy::axpy_staged_chunk_bytes at most (the staged Axpy kernel's shared memory).
+// GemvPolicy::axpy_staged_chunk_bytes and axpy_staged_one_group_chunk_bytes at most (the
+// staged Axpy kernel's shared memory).
 constexpr index_t kAxpyStagedMaxChunkBytes = 98304;
 
 struct GemvPolicy {
@@ -474,17 +475,24 @@ struct GemvPolicy {
   // gemv_cuda.cu).
   index_t axpy_staged_max_vector_bytes = 32;
   index_t axpy_staged_min_bytes = index_t(2) << 20;
-  // ... and 2-byte vectors of up to kAxpyStagedMaxLength elements that the flat kernel
-  // would read one a block (odd lengths from 129), in matrices of at least this (0:
-  // never; see axpy() in gemv_cuda.cu).
-  index_t axpy_staged_one_group_min_bytes_2byte = index_t(32) << 20;
-  // The staged Axpy kernel's chunk of A a block copies at a time (16 KiB, as the Dot
-  // form's; at most 96 KiB), and where its grid is split, who adds the splits' partial
-  // sums: each tile's last block (0) or a second kernel launched early after it (1,
-  // axpy_split_sum_kernel). Candidates for vectors of 129-256 elements (one group of
-  // threads a block; not yet measured).
+  // ... and vectors of up to kAxpyStagedMaxLength elements that the flat kernel would
+  // read one a block (odd lengths from 129), in matrices of at least
+  // axpy_staged_one_group_min_bytes_2byte (2-byte types) or _4byte (4-byte types); 0:
+  // never, as for 8-byte types (not measured). See axpy() in gemv_cuda.cu.
+  index_t axpy_staged_one_group_min_bytes_2byte = index_t(12) << 20;
+  index_t axpy_staged_one_group_min_bytes_4byte = index_t(384) << 20;
+  // The staged Axpy kernel's chunk of A a block copies at a time: 16 KiB for the short
+  // vectors (as the Dot form's), axpy_staged_one_group_chunk_bytes for the one-group
+  // vectors above (at most 96 KiB each). Where its grid is split, who adds the splits'
+  // partial sums: each tile's last block (0), a second kernel launched early after it
+  // (axpy_split_sum_kernel) for every split grid (1), or for the one-group vectors' only
+  // (2). Same run, H100, in the seventy-fifth session's A/B (tuning log): with one
+  // group a block, a 16 KiB chunk is 16-54 vectors between two barriers and the last
+  // block's sums of up to 1056 splits are 66 dependent rounds; 64 KiB and the second
+  // kernel read bf16 65537 x 151 row T 39.1 -> 21.3 us.
   index_t axpy_staged_chunk_bytes = 16384;  // at most kAxpyStagedMaxChunkBytes (above)
-  index_t axpy_staged_sum_kernel = 0;
+  index_t axpy_staged_one_group_chunk_bytes = 65536;
+  index_t axpy_staged_sum_kernel = 2;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
   // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it

@@ -435,7 +435,8 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps left alone; a large
 // matrix (many splits) and a small one. The same for the staged kernel's split grids
 // (GemvPolicy::axpy_staged_sum_kernel; 20001 vectors of 151, chunks of 16 KiB and of an
-// odd 40000 bytes). Exact: sums of signs.
+// odd 40000 bytes; as one-group vectors, the default 64 KiB chunks with the sums by the
+// second kernel, and by the last block). Exact: sums of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
   const PolicyReset reset;
@@ -466,7 +467,8 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
          {"axpy_sum_kernel=2,axpy_narrow=0", "axpy_sum_kernel=0,axpy_narrow=0", "axpy_narrow=0",
           "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1",
           "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=0",
-          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000"}) {
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000",
+          "axpy_staged_one_group_min_bytes_2byte=1", "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_sum_kernel=0"}) {
       fastmv::cuda::set_gemv_policy(policy);
       DeviceBuffer<float> y = to_device(context, y0);
       fastmv::gemv_strided_batched(context, Layout::RowMajor, Op::Trans, shape.m, shape.n, 2.0f, dA.data(), shape.lda,
@@ -482,10 +484,12 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // or never by default, at any size under 0, everywhere under dot_flat=2,axpy_flat=2,
 // nowhere under 0; the staged Axpy kernel takes vectors of up to a block's 256 threads
 // under axpy_staged_max_vector_bytes=1024 (with axpy_flat=0: every such vector), and
-// 2-byte one-group vectors from its own 2 MiB under axpy_staged_one_group_min_bytes_2byte=1
-// (here bf16 8191 x 255; the smaller shapes go where the defaults send them), and in
-// chunks of 96 KiB with the split sums by a second kernel (axpy_staged_chunk_bytes,
-// axpy_staged_sum_kernel). The
+// one-group vectors from its own 2 MiB under axpy_staged_one_group_min_bytes_2byte=1 and
+// _4byte=1 (here 8191 x 255; the smaller shapes go where the defaults send them), in
+// their 64 KiB chunks with the sums by a second kernel (the defaults), in 16 KiB and odd
+// 40000-byte ones with the sums by the last block, and every staged vector in chunks
+// of 96 KiB with the split sums by a second kernel (axpy_staged_chunk_bytes,
+// axpy_staged_one_group_chunk_bytes, axpy_staged_sum_kernel). The
 // same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
 // for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
 // signs.
@@ -499,7 +503,11 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
                                              "dot_flat=2,axpy_flat=2", "dot_flat=0,axpy_flat=0",
                                              "axpy_staged_max_vector_bytes=1024",
                                              "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
-                                             "axpy_staged_one_group_min_bytes_2byte=1",
+                                             "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_one_group_min_bytes_4byte=1",
+                                             "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_one_group_min_bytes_4byte=1,"
+                                             "axpy_staged_sum_kernel=0,axpy_staged_one_group_chunk_bytes=16384",
+                                             "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_one_group_min_bytes_4byte=1,"
+                                             "axpy_staged_sum_kernel=0,axpy_staged_one_group_chunk_bytes=40000",
                                              "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,"
                                              "axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=98304"};
   for (const auto& [m, n] :
@@ -644,10 +652,13 @@ TEST(CudaGemvPolicyTest, MalformedPolicyThrows) {
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_masked_select"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_sum_kernel=3"), fastmv::InvalidArgument);
-  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=2"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=98305"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=0"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_one_group_chunk_bytes=98305"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_one_group_chunk_bytes=15"), fastmv::InvalidArgument);
   fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=98304");
+  fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=2,axpy_staged_one_group_chunk_bytes=98304");
   // The message names the item and its value once.
   try {
     fastmv::cuda::set_gemv_policy("no_such_knob=17");
