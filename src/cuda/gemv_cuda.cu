@@ -1886,12 +1886,16 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
   // rounds, the rule then -> 64 KiB chunks and the second kernel's sums (cuBLAS): bf16
   // 32001 x 255 (16 MB) 26.3 -> 16.7 (11.8), 65537 x 151 39.1 -> 21.3 (18.1), 131073 x
   // 129 49.2 -> 37.1 (41.1), 262145 x 255 98.2 -> 67.3 (97.5), 1048577 x 201 269.7 ->
-  // 206.8 (297.0), 4194305 x 129 754 -> 573 (642); but 16001 x 255 (8 MB) 10.9 -> 12.2
-  // and 8001 x 151 8.9 -> 13.3. fp32: 524289 x 201 (421 MB) 195.0 -> 163.9 (cuBLAS
-  // 167), 1048577 x 201 446.7 -> 309.1 (331), 2097153 x 255 1179 -> 722 (771), 4194305 x
-  // 129 1716 -> 787 (934); but 524289 x 129 (270 MB) 104.1 -> 116.4 and 65537 x 151 22.1
-  // -> 26.1 (tuning log). (Never under the staged kernel's own minimum,
-  // axpy_staged_min_bytes: it would then decline what the flat kernel was refused.)
+  // 206.8 (297.0), 4194305 x 129 754 -> 573 (642); and from 8 MiB, where the other
+  // kernels slow down, 17001 x 255 (8.3 MiB) 16.3 -> 14.1, 36001 x 129 27.6 -> 18.5; but
+  // 16001 x 255 (7.8 MiB) 10.8 -> 12.3 and 8001 x 151 8.9 -> 13.4. fp32: 524289 x 201
+  // (402 MiB) 195.0 -> 163.9 (cuBLAS 167), 1048577 x 201 446.7 -> 309.1 (331), 2097153 x
+  // 255 1179 -> 722 (771), 4194305 x 129 1716 -> 787 (934); below 384 MiB wins and
+  // losses (393217 x 255 176.9 -> 150.2, but 524289 x 129 104.1 -> 116.4, 65537 x 151
+  // 22.1 -> 26.1; tuning log). The flat kernel's own one-group threshold for 2-byte
+  // vectors (16 MiB) is thus above this rule's by default. (Never under the staged
+  // kernel's own minimum, axpy_staged_min_bytes: it would then decline what the flat
+  // kernel was refused.)
   const index_t one_group_min_bytes = sizeof(TA) == 2   ? policy.axpy_staged_one_group_min_bytes_2byte
                                       : sizeof(TA) == 4 ? policy.axpy_staged_one_group_min_bytes_4byte
                                                         : 0;

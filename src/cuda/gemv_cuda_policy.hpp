@@ -479,14 +479,14 @@ struct GemvPolicy {
   // read one a block (odd lengths from 129), in matrices of at least
   // axpy_staged_one_group_min_bytes_2byte (2-byte types) or _4byte (4-byte types); 0:
   // never, as for 8-byte types (not measured). See axpy() in gemv_cuda.cu.
-  index_t axpy_staged_one_group_min_bytes_2byte = index_t(12) << 20;
+  index_t axpy_staged_one_group_min_bytes_2byte = index_t(8) << 20;
   index_t axpy_staged_one_group_min_bytes_4byte = index_t(384) << 20;
   // The staged Axpy kernel's chunk of A a block copies at a time: 16 KiB for the short
   // vectors (as the Dot form's), axpy_staged_one_group_chunk_bytes for the one-group
   // vectors above (at most 96 KiB each). Where its grid is split, who adds the splits'
   // partial sums: each tile's last block (0), a second kernel launched early after it
-  // (axpy_split_sum_kernel) for every split grid (1), or for the one-group vectors' only
-  // (2). Same run, H100, in the seventy-fifth session's A/B (tuning log): with one
+  // (axpy_split_sum_kernel) for every split grid (1), or for the one-group vectors' grids
+  // only (2). Same run, H100, in the seventy-fifth session's A/B (tuning log): with one
   // group a block, a 16 KiB chunk is 16-54 vectors between two barriers and the last
   // block's sums of up to 1056 splits are 66 dependent rounds; 64 KiB and the second
   // kernel read bf16 65537 x 151 row T 39.1 -> 21.3 us.

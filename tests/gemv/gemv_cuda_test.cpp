@@ -434,9 +434,10 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // row-major A^T x in bf16 with odd lda, a batch of two whose second matrix starts off a
 // boundary too, alpha 2 and beta 0.5 over y, y strided with its gaps left alone; a large
 // matrix (many splits) and a small one. The same for the staged kernel's split grids
-// (GemvPolicy::axpy_staged_sum_kernel; 20001 vectors of 151, chunks of 16 KiB and of an
-// odd 40000 bytes; as one-group vectors, the default 64 KiB chunks with the sums by the
-// second kernel, and by the last block). Exact: sums of signs.
+// (GemvPolicy::axpy_staged_sum_kernel; 20001 vectors of 151, as short vectors in chunks
+// of 16 KiB and of an odd 40000 bytes, and as one-group vectors, 12 MB, which the
+// defaults stage in 64 KiB chunks with the sums by the second kernel, also with the sums
+// by the last block). Exact: sums of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
   const PolicyReset reset;
@@ -465,9 +466,10 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
     const DeviceBuffer<float> dx = to_device(context, x);
     for (const char* policy :
          {"axpy_sum_kernel=2,axpy_narrow=0", "axpy_sum_kernel=0,axpy_narrow=0", "axpy_narrow=0",
-          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1",
-          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=0",
-          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_one_group_min_bytes_2byte=0",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=0,axpy_staged_one_group_min_bytes_2byte=0",
+          "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000,"
+          "axpy_staged_one_group_min_bytes_2byte=0",
           "axpy_staged_one_group_min_bytes_2byte=1", "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_sum_kernel=0"}) {
       fastmv::cuda::set_gemv_policy(policy);
       DeviceBuffer<float> y = to_device(context, y0);
