@@ -161,6 +161,11 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     FASTMV_CUDA_GEMV_POLICY=axpy_sum_kernel=2,axpy_interleave_unaligned=0,axpy_realigned_held_min_bytes=1 \
     "$cuda_test" --gtest_brief=1
   pstep tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
+  # The staged Axpy kernel's chunks copied through cp.async wherever it runs, and on
+  # every vector of up to 256 elements (by default never, GemvPolicy::axpy_staged_async_copy).
+  pstep tests-staged-async env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_staged_async_copy=2,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0 \
+    "$cuda_test" --gtest_brief=1
   # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
   # default only grids of at most a third of the SMs' worth, unsplit 2-byte grids of short
   # blocks and grids over matrices from 1.25 GiB, GemvPolicy::axpy_tma_deep_ring_*).
@@ -365,6 +370,15 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$memcheck_filter"
   pstep sanitizer-racecheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
+  # The staged Axpy kernel on every vector of up to 256 elements, its chunks copied
+  # through cp.async (by default never, GemvPolicy::axpy_staged_async_copy).
+  staged_async_policy=axpy_staged_async_copy=2,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0
+  pstep sanitizer-memcheck-staged-async env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$staged_async_policy" \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter='*ShortVectorsLongReductions*:CudaContextTest.*'
+  pstep sanitizer-racecheck-staged-async env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$staged_async_policy" \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" \
+    --gtest_filter='*ShortVectorsLongReductions*:*FlatKernelsOneGroupRule*'
   # The balanced Dot kernel wherever it can run.
   pstep sanitizer-memcheck-balanced env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=dot_balanced=2 \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" --gtest_filter="$balanced_filter"

@@ -1931,8 +1931,14 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const std::size_t shared = static_cast<std::size_t>(
         staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)) +
         args.rows_per_block * static_cast<index_t>(sizeof(Acc)));
-    const auto finishing = axpy_staged_kernel<TA, TX, TY, Acc, false>;
-    const auto summed_later = axpy_staged_kernel<TA, TX, TY, Acc, true>;
+    // The chunk copied through cp.async (axpy_staged_async_copy; off by default, not yet
+    // measured: a 64 KiB chunk takes stage_span 4 round trips).
+    const bool async_copy =
+        policy.axpy_staged_async_copy == 2 || (policy.axpy_staged_async_copy == 1 && staged_one_group);
+    const auto finishing =
+        async_copy ? axpy_staged_kernel<TA, TX, TY, Acc, false, true> : axpy_staged_kernel<TA, TX, TY, Acc, false>;
+    const auto summed_later =
+        async_copy ? axpy_staged_kernel<TA, TX, TY, Acc, true, true> : axpy_staged_kernel<TA, TX, TY, Acc, true>;
     const index_t slots = resident_blocks(finishing, shared) * state.multiprocessors;
     index_t splits = std::min(ceil_div(args.count, args.rows_per_block), std::max<index_t>(1, slots / batch_z));
     if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
@@ -1945,9 +1951,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (sum_later) resident_blocks(kernel, shared);  // allows `shared`
     if (policy.trace) {
       trace_call("axpy staged", args);
-      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)%s\n",
+      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)%s%s\n",
                    static_cast<long long>(args.rows_per_block), static_cast<long long>(splits * batch_z),
-                   static_cast<long long>(slots), sum_later ? ", sums by a second kernel" : "");
+                   static_cast<long long>(slots), sum_later ? ", sums by a second kernel" : "",
+                   async_copy ? ", chunks by cp.async" : "");
     }
     launch(kernel, dim3(1, static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)), shared, state,
            early_launch(state), 0, args);

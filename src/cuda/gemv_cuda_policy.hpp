@@ -493,6 +493,11 @@ struct GemvPolicy {
   index_t axpy_staged_chunk_bytes = 16384;  // at most kAxpyStagedMaxChunkBytes (above)
   index_t axpy_staged_one_group_chunk_bytes = 65536;
   index_t axpy_staged_sum_kernel = 2;
+  // The staged Axpy kernel's chunks copied through cp.async, every whole 16-byte word
+  // asked for at once (stage_span_async), instead of 4 words a thread at a time in
+  // registers: 0 never, 1 the one-group vectors' chunks, 2 every staged grid's. A
+  // candidate (not yet measured): a 64 KiB chunk is 4 round trips to DRAM the other way.
+  index_t axpy_staged_async_copy = 0;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
   // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it

@@ -747,10 +747,11 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
 // (threads side by side read elements side by side). At the end the block's groups add
 // up in shared memory and the blocks, the splits of the one tile, through finish_tile,
 // or (kSumLater, GemvPolicy::axpy_staged_sum_kernel) each block stores its sums in
-// args.partials and axpy_split_sum_kernel, launched after it, adds them.
+// args.partials and axpy_split_sum_kernel, launched after it, adds them. kAsyncCopy
+// (GemvPolicy::axpy_staged_async_copy): the chunk copied by stage_span_async.
 constexpr index_t kStagedMaxXPerThread = 16;  // rows_per_block <= 16 * kBlockThreads
 
-template <typename TA, typename TX, typename TY, typename Acc, bool kSumLater = false>
+template <typename TA, typename TX, typename TY, typename Acc, bool kSumLater = false, bool kAsyncCopy = false>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_staged_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   extern __shared__ uint4 staged_words[];
@@ -781,7 +782,9 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (k < rows) xv[u] = x[(first + k) * args.incx];
       }
       const TA* begin = A + first * args.lda;
-      const TA* staged = stage_span(begin, begin + (rows - 1) * args.lda + args.length, staged_words);
+      const TA* end = begin + (rows - 1) * args.lda + args.length;
+      const TA* staged =
+          kAsyncCopy ? stage_span_async(begin, end, staged_words) : stage_span(begin, end, staged_words);
 #pragma unroll
       for (int u = 0; u < kStagedMaxXPerThread; ++u) {
         const int k = threadIdx.x + u * kBlockThreads;

@@ -464,6 +464,41 @@ __device__ __forceinline__ TA* stage_span(const TA* begin, const TA* end, uint4*
   return staged;
 }
 
+// stage_span through cp.async (the staged Axpy kernel's larger chunks,
+// GemvPolicy::axpy_staged_async_copy): every whole word of the span asked for at once,
+// holding no registers, where stage_span keeps kStagedCopyUnroll words a thread in
+// flight and so reads a 64 KiB chunk in 4 round trips. The partial words at either end
+// (elements outside [begin, end) are not read) are copied element by element by the
+// first V threads (the first word) and the V threads of the second warp (the last),
+// after the whole words' copies are asked for. Waits for this thread's copies; the
+// caller synchronizes before reading.
+template <typename TA>
+__device__ __forceinline__ TA* stage_span_async(const TA* begin, const TA* end, uint4* staged_words) {
+  constexpr int V = kVector<TA>;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
+  const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
+  TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
+  const index_t words =
+      (reinterpret_cast<std::uintptr_t>(end) - reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
+  const index_t first_whole = offset == 0 ? 0 : 1;                      // word 0 starts before begin
+  const index_t end_whole = static_cast<index_t>(end - first_word) / V;  // words that end by `end`
+  for (index_t w = first_whole + threadIdx.x; w < end_whole; w += blockDim.x) {
+    copy_async(staged_words + w, first_word + w * V);
+  }
+  const auto element_copy = [&](index_t w, int e) {
+    const TA* element = first_word + w * V + e;
+    if (element >= begin && element < end) staged[element - begin] = *element;
+  };
+  if (first_whole == 1 && threadIdx.x < V) element_copy(0, static_cast<int>(threadIdx.x));
+  // The last word when it is partial and not word 0 already taken above.
+  const bool last_partial = end_whole < words && end_whole >= first_whole;
+  if (last_partial && threadIdx.x >= 32 && threadIdx.x < 32 + V) {
+    element_copy(end_whole, static_cast<int>(threadIdx.x) - 32);
+  }
+  wait_copies();
+  return staged;
+}
+
 // y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
 template <typename TY, typename Acc>
 __device__ __forceinline__ void store_output(TY* y, index_t i, index_t incy, Acc alpha, Acc beta,
