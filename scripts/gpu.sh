@@ -162,9 +162,13 @@ if [ -x "$cuda_test" ] && nvidia-smi -L >/dev/null 2>&1; then  # without a GPU i
     "$cuda_test" --gtest_brief=1
   pstep tests-tma-large env FASTMV_CUDA_GEMV_POLICY="$tma_large_policy" "$cuda_test" --gtest_brief=1
   # The staged Axpy kernel's chunks copied through cp.async wherever it runs, and on
-  # every vector of up to 256 elements (by default never, GemvPolicy::axpy_staged_async_copy).
+  # every vector of up to 256 elements (by default never, GemvPolicy::axpy_staged_async_copy);
+  # the same vectors of 129-256 elements in two groups of threads (axpy_staged_two_groups).
   pstep tests-staged-async env FASTMV_TEST_QUICK=1 \
     FASTMV_CUDA_GEMV_POLICY=axpy_staged_async_copy=2,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0 \
+    "$cuda_test" --gtest_brief=1
+  pstep tests-staged-two-groups env FASTMV_TEST_QUICK=1 \
+    FASTMV_CUDA_GEMV_POLICY=axpy_staged_two_groups=1,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0 \
     "$cuda_test" --gtest_brief=1
   # Rings of 8 stages on every TMA grid whose blocks have more stages than the ring (by
   # default only grids of at most a third of the SMs' worth, unsplit 2-byte grids of short
@@ -371,8 +375,9 @@ if [ -x "$cuda_test" ] && [ "${FASTMV_SANITIZE_GPU:-1}" = 1 ]; then
   pstep sanitizer-racecheck-narrow env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY=axpy_narrow=2,axpy_narrow_splits=0 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$cuda_test" --gtest_filter="$racecheck_filter"
   # The staged Axpy kernel on every vector of up to 256 elements, its chunks copied
-  # through cp.async (by default never, GemvPolicy::axpy_staged_async_copy).
-  staged_async_policy=axpy_staged_async_copy=2,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0
+  # through cp.async and vectors of 129-256 elements in two groups of threads (by default
+  # neither, GemvPolicy::axpy_staged_async_copy, axpy_staged_two_groups).
+  staged_async_policy=axpy_staged_async_copy=2,axpy_staged_two_groups=1,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_flat=0
   pstep sanitizer-memcheck-staged-async env FASTMV_TEST_QUICK=1 FASTMV_CUDA_GEMV_POLICY="$staged_async_policy" \
     compute-sanitizer --tool memcheck --error-exitcode 1 "$cuda_test" \
     --gtest_filter='*ShortVectorsLongReductions*:CudaContextTest.*'

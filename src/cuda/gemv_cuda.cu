@@ -1931,14 +1931,24 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     const std::size_t shared = static_cast<std::size_t>(
         staged_span_bytes(args.rows_per_block, args.lda, args.length, sizeof(TA)) +
         args.rows_per_block * static_cast<index_t>(sizeof(Acc)));
-    // The chunk copied through cp.async (axpy_staged_async_copy; off by default, not yet
-    // measured: a 64 KiB chunk takes stage_span 4 round trips).
+    // The chunk copied through cp.async (axpy_staged_async_copy), and vectors of 129-256
+    // elements in two groups of threads (axpy_staged_two_groups): off by default, not yet
+    // measured (a 64 KiB chunk takes stage_span 4 round trips; one group leaves up to 127
+    // threads idle).
     const bool async_copy =
         policy.axpy_staged_async_copy == 2 || (policy.axpy_staged_async_copy == 1 && staged_one_group);
-    const auto finishing =
-        async_copy ? axpy_staged_kernel<TA, TX, TY, Acc, false, true> : axpy_staged_kernel<TA, TX, TY, Acc, false>;
-    const auto summed_later =
-        async_copy ? axpy_staged_kernel<TA, TX, TY, Acc, true, true> : axpy_staged_kernel<TA, TX, TY, Acc, true>;
+    const bool two_outputs = policy.axpy_staged_two_groups != 0 && args.length > kBlockThreads / 2;
+    const auto kernel_for = [&](auto sum_later_tag) {
+      constexpr bool kSumLater = decltype(sum_later_tag)::value;
+      if (async_copy) {
+        return two_outputs ? axpy_staged_kernel<TA, TX, TY, Acc, kSumLater, true, true>
+                           : axpy_staged_kernel<TA, TX, TY, Acc, kSumLater, true, false>;
+      }
+      return two_outputs ? axpy_staged_kernel<TA, TX, TY, Acc, kSumLater, false, true>
+                         : axpy_staged_kernel<TA, TX, TY, Acc, kSumLater, false, false>;
+    };
+    const auto finishing = kernel_for(std::false_type{});
+    const auto summed_later = kernel_for(std::true_type{});
     const index_t slots = resident_blocks(finishing, shared) * state.multiprocessors;
     index_t splits = std::min(ceil_div(args.count, args.rows_per_block), std::max<index_t>(1, slots / batch_z));
     if (args.batch > static_cast<index_t>(kMaxGridZ)) splits = 1;
@@ -1951,10 +1961,10 @@ void axpy(GemvArgs<TA, TX, TY, Acc> args, fastmv::detail::CudaState& state) {
     if (sum_later) resident_blocks(kernel, shared);  // allows `shared`
     if (policy.trace) {
       trace_call("axpy staged", args);
-      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)%s%s\n",
+      std::fprintf(stderr, "%lld vectors a chunk, %lld blocks (%lld slots)%s%s%s\n",
                    static_cast<long long>(args.rows_per_block), static_cast<long long>(splits * batch_z),
                    static_cast<long long>(slots), sum_later ? ", sums by a second kernel" : "",
-                   async_copy ? ", chunks by cp.async" : "");
+                   async_copy ? ", chunks by cp.async" : "", two_outputs ? ", two groups" : "");
     }
     launch(kernel, dim3(1, static_cast<unsigned>(splits), static_cast<unsigned>(batch_z)), shared, state,
            early_launch(state), 0, args);

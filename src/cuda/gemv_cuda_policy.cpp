@@ -201,6 +201,7 @@ GemvPolicy parse(const char* text) {
       {"axpy_staged_one_group_chunk_bytes", &policy.axpy_staged_one_group_chunk_bytes},
       {"axpy_staged_sum_kernel", &policy.axpy_staged_sum_kernel},
       {"axpy_staged_async_copy", &policy.axpy_staged_async_copy},
+      {"axpy_staged_two_groups", &policy.axpy_staged_two_groups},
       {"axpy_flat_blocks_per_sm", &policy.axpy_flat_blocks_per_sm},
       {"axpy_flat_large_max_vector_bytes", &policy.axpy_flat_large_max_vector_bytes},
       {"axpy_flat_fast_memory_256_min_bytes", &policy.axpy_flat_fast_memory_256_min_bytes},
@@ -310,7 +311,7 @@ GemvPolicy parse(const char* text) {
       (policy.dot_balanced_threads != 256 && policy.dot_balanced_threads != 512 &&
        policy.dot_balanced_threads != 1024) ||
       policy.axpy_interleave_unaligned > 2 || policy.axpy_aligned_fp16_held > 1 || policy.axpy_tma_large_split_2byte > 1 || policy.axpy_narrow > 2 || policy.axpy_narrow_x_words > 1 || policy.axpy_narrow_fold_tail > 1 || policy.axpy_narrow_pipelined > 2 || policy.axpy_masked_select > 2 ||
-      policy.axpy_sum_kernel > 2 || policy.axpy_staged_sum_kernel > 2 || policy.axpy_staged_async_copy > 2 || policy.axpy_staged_chunk_bytes < 16 ||
+      policy.axpy_sum_kernel > 2 || policy.axpy_staged_sum_kernel > 2 || policy.axpy_staged_async_copy > 2 || policy.axpy_staged_two_groups > 1 || policy.axpy_staged_chunk_bytes < 16 ||
       policy.axpy_staged_chunk_bytes > kAxpyStagedMaxChunkBytes || policy.axpy_staged_one_group_chunk_bytes < 16 ||
       policy.axpy_staged_one_group_chunk_bytes > kAxpyStagedMaxChunkBytes ||
       policy.axpy_narrow_aligned_2byte > 2 ||
@@ -335,7 +336,7 @@ GemvPolicy parse(const char* text) {
                           "axpy_narrow, axpy_narrow_aligned_2byte, axpy_narrow_pipelined, axpy_masked_select and axpy_sum_kernel 0, 1 or 2, axpy_narrow_x_words and axpy_narrow_fold_tail 0 or 1, axpy_narrow_threads 256 or 512, axpy_narrow_lanes 0, 16 or 32, "
                           "axpy_narrow_unroll 8, 16 or 32, axpy_whole_rounds, dot_split_one_wave, cluster_one_wave, "
                           "dot_held_x_4byte_any_memory 0 or 1, axpy_flat and dot_flat 0, 1 or 2, "
-                          "axpy_staged_sum_kernel and axpy_staged_async_copy 0, 1 or 2, axpy_staged_chunk_bytes and axpy_staged_one_group_chunk_bytes 16..98304, "
+                          "axpy_staged_sum_kernel and axpy_staged_async_copy 0, 1 or 2, axpy_staged_two_groups 0 or 1, axpy_staged_chunk_bytes and axpy_staged_one_group_chunk_bytes 16..98304, "
                           "the others >= 1");
   }
   return policy;

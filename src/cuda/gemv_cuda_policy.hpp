@@ -498,6 +498,11 @@ struct GemvPolicy {
   // registers: 0 never, 1 the one-group vectors' chunks, 2 every staged grid's. A
   // candidate (not yet measured): a 64 KiB chunk is 4 round trips to DRAM the other way.
   index_t axpy_staged_async_copy = 0;
+  // ... and vectors of 129-256 elements in two groups of 128 threads a block, two outputs
+  // a thread (1), instead of one group of `length` threads (0). A candidate (not yet
+  // measured): one group leaves up to 127 threads idle and a thread adds every vector of
+  // the chunk in turn.
+  index_t axpy_staged_two_groups = 0;
   // Dot form, short rows read as one flat run of granules (dot_flat_kernel): 0 never,
   // 1 rows of dot_flat_min_row_bytes up to dot_flat_max_row_bytes in matrices of at
   // least dot_flat_min_bytes (dot_flat_min_bytes_2byte for 2-byte types), 2 wherever it

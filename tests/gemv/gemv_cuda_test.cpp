@@ -437,7 +437,8 @@ TEST_F(CudaContextTest, InstalledPoliciesKeepProductsExact) {
 // (GemvPolicy::axpy_staged_sum_kernel; 20001 vectors of 151, as short vectors in chunks
 // of 16 KiB and of an odd 40000 bytes, and as one-group vectors, 12 MB, which the
 // defaults stage in 64 KiB chunks with the sums by the second kernel, also with the sums
-// by the last block, and copied through cp.async). Exact: sums of signs.
+// by the last block, copied through cp.async, and in two groups of threads). Exact: sums
+// of signs.
 TEST_F(CudaContextTest, SplitSumsAddedLater) {
   const fastmv::Context context(Backend::Cuda);
   const PolicyReset reset;
@@ -471,7 +472,8 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
           "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_sum_kernel=1,axpy_staged_chunk_bytes=40000,"
           "axpy_staged_one_group_min_bytes_2byte=0",
           "axpy_staged_one_group_min_bytes_2byte=1", "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_sum_kernel=0",
-          "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_async_copy=1"}) {
+          "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_async_copy=1",
+          "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_two_groups=1"}) {
       fastmv::cuda::set_gemv_policy(policy);
       DeviceBuffer<float> y = to_device(context, y0);
       fastmv::gemv_strided_batched(context, Layout::RowMajor, Op::Trans, shape.m, shape.n, 2.0f, dA.data(), shape.lda,
@@ -492,8 +494,9 @@ TEST_F(CudaContextTest, SplitSumsAddedLater) {
 // their 64 KiB chunks with the sums by a second kernel (the defaults), in 16 KiB and odd
 // 40000-byte ones with the sums by the last block, and every staged vector in chunks
 // of 96 KiB with the split sums by a second kernel (axpy_staged_chunk_bytes,
-// axpy_staged_one_group_chunk_bytes, axpy_staged_sum_kernel), and with the chunks copied
-// through cp.async (axpy_staged_async_copy). The
+// axpy_staged_one_group_chunk_bytes, axpy_staged_sum_kernel), with the chunks copied
+// through cp.async (axpy_staged_async_copy), and vectors of 129-256 elements in two
+// groups of threads (axpy_staged_two_groups; 256 outputs fill both). The
 // same sums under each: row-major A with odd lengths (2-byte granules for bf16, 4-byte
 // for fp32) and 256, both forms (A x: Dot, A^T x: Axpy), beta 0 over NaN. Exact: sums of
 // signs.
@@ -517,7 +520,11 @@ TEST_F(CudaContextTest, FlatKernelsOneGroupRule) {
                                              "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,"
                                              "axpy_staged_async_copy=2",
                                              "axpy_staged_one_group_min_bytes_2byte=1,axpy_staged_one_group_min_bytes_4byte=1,"
-                                             "axpy_staged_async_copy=1,axpy_staged_one_group_chunk_bytes=40000"};
+                                             "axpy_staged_async_copy=1,axpy_staged_one_group_chunk_bytes=40000",
+                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,"
+                                             "axpy_staged_two_groups=1",
+                                             "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,"
+                                             "axpy_staged_two_groups=1,axpy_staged_async_copy=2,axpy_staged_sum_kernel=1"};
   for (const auto& [m, n] :
        {std::pair<index_t, index_t>{4001, 151}, {2049, 201}, {8191, 255}, {1025, 101}, {3001, 256}, {33, 129}}) {
     expect_exact_under_policies<fastmv::bfloat16>(context, random(), m, n, n, policies);
@@ -551,6 +558,7 @@ TEST_F(CudaContextTest, MinimalSpanAllocations) {
       "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0",
       "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_staged_sum_kernel=1",
       "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_staged_async_copy=2",
+      "axpy_flat=0,axpy_staged_max_vector_bytes=1024,axpy_staged_min_bytes=0,axpy_staged_two_groups=1",
   };
   for (const auto& [m, n] : {std::pair<index_t, index_t>{1025, 101}, {257, 515}, {2051, 37}, {9, 4099}, {35, 1001}}) {
     for (const index_t extra : {0, 1}) {
@@ -663,6 +671,7 @@ TEST(CudaGemvPolicyTest, MalformedPolicyThrows) {
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_sum_kernel=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_sum_kernel=3"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_async_copy=3"), fastmv::InvalidArgument);
+  EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_two_groups=2"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=98305"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_chunk_bytes=0"), fastmv::InvalidArgument);
   EXPECT_THROW(fastmv::cuda::set_gemv_policy("axpy_staged_one_group_chunk_bytes=98305"), fastmv::InvalidArgument);

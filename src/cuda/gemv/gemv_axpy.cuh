@@ -749,9 +749,14 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
 // or (kSumLater, GemvPolicy::axpy_staged_sum_kernel) each block stores its sums in
 // args.partials and axpy_split_sum_kernel, launched after it, adds them. kAsyncCopy
 // (GemvPolicy::axpy_staged_async_copy): the chunk copied by stage_span_async.
+// kTwoOutputs (GemvPolicy::axpy_staged_two_groups; vectors of 129-256 elements, where
+// 256 / length is one group with up to 127 threads idle): two groups of 128 threads,
+// thread t adding outputs t % 128 and t % 128 + 128 of every other vector; a warp whose
+// lanes have no second output runs the loop without it.
 constexpr index_t kStagedMaxXPerThread = 16;  // rows_per_block <= 16 * kBlockThreads
 
-template <typename TA, typename TX, typename TY, typename Acc, bool kSumLater = false, bool kAsyncCopy = false>
+template <typename TA, typename TX, typename TY, typename Acc, bool kSumLater = false, bool kAsyncCopy = false,
+          bool kTwoOutputs = false>
 __global__ void __launch_bounds__(kBlockThreads)
     axpy_staged_kernel(const GemvArgs<TA, TX, TY, Acc> args) {
   extern __shared__ uint4 staged_words[];
@@ -759,9 +764,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   allow_later_work();
   wait_for_earlier_work();
   const int length = static_cast<int>(args.length);
-  const int groups = kBlockThreads / length;
-  const int output = threadIdx.x % length;
-  const int group = threadIdx.x / length;  // groups and up: no vectors (256 % length threads)
+  constexpr int kHalf = kBlockThreads / 2;
+  const int groups = kTwoOutputs ? 2 : kBlockThreads / length;
+  const int output = kTwoOutputs ? threadIdx.x % kHalf : threadIdx.x % length;
+  // groups and up: no vectors (256 % length threads)
+  const int group = kTwoOutputs ? threadIdx.x / kHalf : threadIdx.x / length;
+  const bool second = kTwoOutputs && output + kHalf < length;  // length > kHalf
+  const bool warp_second = kTwoOutputs && __any_sync(0xffffffffu, second);
   const index_t per_chunk = args.rows_per_block;
   const index_t chunks = (args.count + per_chunk - 1) / per_chunk;
   Acc* xs = reinterpret_cast<Acc*>(reinterpret_cast<char*>(staged_words) +
@@ -771,6 +780,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const TX* x = args.x + b * args.stride_x;
     TY* y = args.y + b * args.stride_y;
     Acc sum = 0;
+    Acc sum2 = 0;  // kTwoOutputs: output + kHalf
     for (index_t chunk = blockIdx.y; chunk < chunks; chunk += gridDim.y) {
       const index_t first = chunk * per_chunk;
       const int rows = static_cast<int>(min(per_chunk, args.count - first));
@@ -791,28 +801,55 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (k < rows) xs[k] = to_acc(xv[u]);
       }
       __syncthreads();
-      if (group < groups) {
+      if constexpr (kTwoOutputs) {
+        if (warp_second) {
+#pragma unroll 4
+          for (int k = group; k < rows; k += 2) {
+            const TA* vector = staged + k * args.lda;
+            const Acc xk = xs[k];
+            sum = fma(to_acc(vector[output]), xk, sum);
+            if (second) sum2 = fma(to_acc(vector[output + kHalf]), xk, sum2);
+          }
+        } else {
+#pragma unroll 4
+          for (int k = group; k < rows; k += 2) sum = fma(to_acc(staged[k * args.lda + output]), xs[k], sum);
+        }
+      } else if (group < groups) {
 #pragma unroll 4
         for (int k = group; k < rows; k += groups) sum = fma(to_acc(staged[k * args.lda + output]), xs[k], sum);
       }
       __syncthreads();
     }
-    // The groups of each output added by a team of lanes of one warp, in a fixed order.
-    if (group < groups) reduced[group * length + output] = sum;
-    __syncthreads();
-    int padded = 1;
-    while (padded < length) padded *= 2;
-    const int team = min(32, kBlockThreads / padded);
-    const int o = threadIdx.x / team;
-    const int member = threadIdx.x % team;
-    Acc total = 0;
-    if (o < length) {
-      for (int g = member; g < groups; g += team) total += reduced[g * length + o];
+    if constexpr (kTwoOutputs) {
+      // Group 0's sums added to group 1's, in that fixed order.
+      if (group == 1) {
+        reduced[output] = sum;
+        if (second) reduced[output + kHalf] = sum2;
+      }
+      __syncthreads();
+      if (group == 0) {
+        reduced[output] = sum + reduced[output];
+        if (second) reduced[output + kHalf] = sum2 + reduced[output + kHalf];
+      }
+      __syncthreads();
+    } else {
+      // The groups of each output added by a team of lanes of one warp, in a fixed order.
+      if (group < groups) reduced[group * length + output] = sum;
+      __syncthreads();
+      int padded = 1;
+      while (padded < length) padded *= 2;
+      const int team = min(32, kBlockThreads / padded);
+      const int o = threadIdx.x / team;
+      const int member = threadIdx.x % team;
+      Acc total = 0;
+      if (o < length) {
+        for (int g = member; g < groups; g += team) total += reduced[g * length + o];
+      }
+      for (int offset = team / 2; offset > 0; offset /= 2) total += __shfl_xor_sync(0xffffffffu, total, offset);
+      __syncthreads();
+      if (o < length && member == 0) reduced[o] = total;
+      __syncthreads();
     }
-    for (int offset = team / 2; offset > 0; offset /= 2) total += __shfl_xor_sync(0xffffffffu, total, offset);
-    __syncthreads();
-    if (o < length && member == 0) reduced[o] = total;
-    __syncthreads();
     if constexpr (kSumLater) {
       Acc* mine = args.partials + (b * args.splits + blockIdx.y) * args.length;
       for (int t = threadIdx.x; t < length; t += blockDim.x) mine[t] = reduced[t];
