@@ -419,6 +419,26 @@ __host__ __device__ inline index_t staged_span_bytes(index_t rows, index_t lda, 
   return (((rows - 1) * lda + length) * element + 32 + 15) / 16 * 16;
 }
 
+// Where the span [begin, end) of A lands in shared memory (stage_span, stage_span_async):
+// the aligned 16-byte words that hold it, from `first_word` (begin rounded down), copied
+// to staged_words[0 .. words), so that `begin` lands at `staged` and every element keeps
+// its address modulo 16.
+template <typename TA>
+struct StagedSpan {
+  const TA* first_word;
+  TA* staged;
+  index_t words;
+};
+template <typename TA>
+__device__ __forceinline__ StagedSpan<TA> staged_span(const TA* begin, const TA* end, uint4* staged_words) {
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
+  const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
+  TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
+  const index_t words =
+      (reinterpret_cast<std::uintptr_t>(end) - reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
+  return {first_word, staged, words};
+}
+
 // Copies the span [begin, end) of A (kStagedTileBytes + 16 bytes or so; a longer span
 // takes more than one round of loads) into shared memory so that each element keeps its
 // address modulo 16: whole 16-byte words are copied as words, the partial words at either
@@ -434,11 +454,7 @@ __host__ __device__ inline index_t staged_span_bytes(index_t rows, index_t lda, 
 template <typename TA>
 __device__ __forceinline__ TA* stage_span(const TA* begin, const TA* end, uint4* staged_words) {
   constexpr int V = kVector<TA>;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
-  const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
-  TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
-  const index_t words =
-      (reinterpret_cast<std::uintptr_t>(end) - reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
+  const auto [first_word, staged, words] = staged_span(begin, end, staged_words);
   for (index_t w0 = threadIdx.x; w0 < words; w0 += kStagedCopyUnroll * blockDim.x) {
     uint4 loaded[kStagedCopyUnroll];
 #pragma unroll
@@ -475,28 +491,26 @@ __device__ __forceinline__ TA* stage_span(const TA* begin, const TA* end, uint4*
 template <typename TA>
 __device__ __forceinline__ TA* stage_span_async(const TA* begin, const TA* end, uint4* staged_words) {
   constexpr int V = kVector<TA>;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(begin) % 16;
-  const TA* first_word = reinterpret_cast<const TA*>(reinterpret_cast<std::uintptr_t>(begin) - offset);
-  TA* staged = reinterpret_cast<TA*>(reinterpret_cast<char*>(staged_words) + offset);
-  const index_t words =
-      (reinterpret_cast<std::uintptr_t>(end) - reinterpret_cast<std::uintptr_t>(first_word) + 15) / 16;
-  const index_t first_whole = offset == 0 ? 0 : 1;                      // word 0 starts before begin
+  // Not a structured binding: the lambda below uses it (C++17 lambdas capture no bindings).
+  const StagedSpan<TA> span = staged_span(begin, end, staged_words);
+  const TA* const first_word = span.first_word;
+  const index_t first_whole = first_word == begin ? 0 : 1;              // word 0 starts before begin
   const index_t end_whole = static_cast<index_t>(end - first_word) / V;  // words that end by `end`
   for (index_t w = first_whole + threadIdx.x; w < end_whole; w += blockDim.x) {
     copy_async(staged_words + w, first_word + w * V);
   }
   const auto element_copy = [&](index_t w, int e) {
     const TA* element = first_word + w * V + e;
-    if (element >= begin && element < end) staged[element - begin] = *element;
+    if (element >= begin && element < end) span.staged[element - begin] = *element;
   };
   if (first_whole == 1 && threadIdx.x < V) element_copy(0, static_cast<int>(threadIdx.x));
   // The last word when it is partial and not word 0 already taken above.
-  const bool last_partial = end_whole < words && end_whole >= first_whole;
+  const bool last_partial = end_whole < span.words && end_whole >= first_whole;
   if (last_partial && threadIdx.x >= 32 && threadIdx.x < 32 + V) {
     element_copy(end_whole, static_cast<int>(threadIdx.x) - 32);
   }
   wait_copies();
-  return staged;
+  return span.staged;
 }
 
 // y[i] = alpha * sum + beta * y[i]; beta == 0 does not read y.
